@@ -64,6 +64,10 @@ type Entry struct {
 type Image struct {
 	URL   string `json:"url"`
 	Title string `json:"title,omitempty"`
+	// DataSHA256 is set for a data: URL: the hex SHA-256 of the whole URL.
+	// Logs, file names and indexes use it so the payload never lands there;
+	// DecodeDataURL yields the bytes.
+	DataSHA256 string `json:"data_sha256,omitempty"`
 }
 
 // Enclosure is an attached file (podcast audio, a video, a PDF).

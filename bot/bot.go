@@ -1,0 +1,170 @@
+// Package bot is the Telegram front end: the admin's commands, the delivery
+// sender that drains the outbox under Telegram's limits, and notices. It
+// knows nothing of HTTP feeds: it asks the engine and reads storage.
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"time"
+
+	tgbot "github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+
+	"github.com/rssbot/rssbot/bot/i18n"
+	"github.com/rssbot/rssbot/engine"
+	"github.com/rssbot/rssbot/storage"
+	"github.com/rssbot/rssbot/templates"
+)
+
+// Options configure a Bot.
+type Options struct {
+	Token    string
+	APIURL   string // TELEGRAM_API_URL
+	AdminID  int64
+	Language string // BOT_LANGUAGE
+	Store    *storage.Store
+	Engine   *engine.Engine
+	Renderer *templates.Renderer
+	// Owner names this instance in the Telegram leader lease.
+	Owner  string
+	Logger *slog.Logger
+	// PollTimeout is the getUpdates long-poll timeout (default 50s).
+	PollTimeout time.Duration
+	// SendInterval is how often the sender looks for due rows when idle (default 1s).
+	SendInterval time.Duration
+	// LeaseTTL is how long the leader lease lasts without renewal (default 30s).
+	LeaseTTL time.Duration
+	Now      func() time.Time
+}
+
+// LeaderLease is the leases row that decides which instance talks to Telegram.
+const LeaderLease = "telegram"
+
+// Bot is the Telegram side of rssbot.
+type Bot struct {
+	opts Options
+	api  *tgbot.Bot
+	msg  *i18n.Localizer
+	log  *slog.Logger
+}
+
+// New connects to the Bot API (getMe checks the token).
+func New(opts Options) (*Bot, error) {
+	if opts.PollTimeout <= 0 {
+		opts.PollTimeout = 50 * time.Second
+	}
+	if opts.SendInterval <= 0 {
+		opts.SendInterval = time.Second
+	}
+	if opts.LeaseTTL <= 0 {
+		opts.LeaseTTL = 30 * time.Second
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Owner == "" {
+		host, _ := os.Hostname()
+		opts.Owner = fmt.Sprintf("%s/%d/%d", host, os.Getpid(), time.Now().UnixNano())
+	}
+	catalog, err := i18n.Load()
+	if err != nil {
+		return nil, err
+	}
+	b := &Bot{opts: opts, msg: catalog.For(opts.Language), log: opts.Logger}
+	tgOpts := []tgbot.Option{
+		tgbot.WithDefaultHandler(b.onUpdate),
+		tgbot.WithHTTPClient(opts.PollTimeout+time.Second, &http.Client{Timeout: opts.PollTimeout + 15*time.Second}),
+		tgbot.WithErrorsHandler(func(err error) {
+			if !errors.Is(err, context.Canceled) {
+				b.log.Warn("bot: telegram client", "error", err)
+			}
+		}),
+		tgbot.WithAllowedUpdates(tgbot.AllowedUpdates{"message", "callback_query", "my_chat_member"}),
+		tgbot.WithCheckInitTimeout(30 * time.Second),
+	}
+	if opts.APIURL != "" {
+		tgOpts = append(tgOpts, tgbot.WithServerURL(opts.APIURL))
+	}
+	api, err := tgbot.New(opts.Token, tgOpts...)
+	if err != nil {
+		return nil, fmt.Errorf("bot: connecting to the Bot API: %w", err)
+	}
+	b.api = api
+	return b, nil
+}
+
+// Run serves until ctx ends. Only the instance holding the leader lease
+// reads updates and sends; the others wait for the lease.
+func (b *Bot) Run(ctx context.Context) error {
+	for ctx.Err() == nil {
+		ok, err := b.opts.Store.AcquireLease(ctx, LeaderLease, b.opts.Owner, b.opts.Now(), b.opts.LeaseTTL)
+		if err != nil && ctx.Err() == nil {
+			b.log.Error("bot: leader lease", "error", err)
+		}
+		if ok {
+			b.lead(ctx)
+			continue
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(b.opts.LeaseTTL / 3):
+		}
+	}
+	return nil
+}
+
+// lead runs getUpdates and the sender while this instance holds the lease.
+func (b *Bot) lead(ctx context.Context) {
+	lctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	b.log.Info("bot: leading", "owner", b.opts.Owner)
+	b.setup(lctx)
+	done := make(chan struct{}, 2)
+	go func() { b.api.Start(lctx); done <- struct{}{} }()
+	go func() { b.sendLoop(lctx); done <- struct{}{} }()
+
+	renew := time.NewTicker(b.opts.LeaseTTL / 3)
+	defer renew.Stop()
+	for lctx.Err() == nil {
+		select {
+		case <-lctx.Done():
+		case <-renew.C:
+			ok, err := b.opts.Store.AcquireLease(lctx, LeaderLease, b.opts.Owner, b.opts.Now(), b.opts.LeaseTTL)
+			if !ok && lctx.Err() == nil {
+				b.log.Warn("bot: lost the leader lease", "error", err)
+				cancel()
+			}
+		}
+	}
+	<-done
+	<-done
+	rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer rcancel()
+	if err := b.opts.Store.ReleaseLease(rctx, LeaderLease, b.opts.Owner); err != nil {
+		b.log.Warn("bot: releasing the leader lease", "error", err)
+	}
+}
+
+// setup switches the bot to long polling and registers its command list.
+func (b *Bot) setup(ctx context.Context) {
+	if _, err := b.api.DeleteWebhook(ctx, &tgbot.DeleteWebhookParams{}); err != nil {
+		b.log.Warn("bot: deleteWebhook", "error", err)
+	}
+	cmds := []models.BotCommand{
+		{Command: "sub", Description: b.msg.T("cmd_sub", nil)},
+		{Command: "unsub", Description: b.msg.T("cmd_unsub", nil)},
+		{Command: "rss", Description: b.msg.T("cmd_rss", nil)},
+		{Command: "help", Description: b.msg.T("cmd_help", nil)},
+	}
+	if _, err := b.api.SetMyCommands(ctx, &tgbot.SetMyCommandsParams{Commands: cmds}); err != nil {
+		b.log.Warn("bot: setMyCommands", "error", err)
+	}
+}

@@ -1,0 +1,61 @@
+package i18n
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// Every language must carry every message id of the fallback language.
+func TestCatalogsComplete(t *testing.T) {
+	ids := map[string][]string{}
+	for _, lang := range Languages {
+		raw, err := locales.ReadFile("locales/" + lang + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatalf("%s: %v", lang, err)
+		}
+		for id := range m {
+			ids[lang] = append(ids[lang], id)
+		}
+		sort.Strings(ids[lang])
+	}
+	want := strings.Join(ids["en"], ",")
+	for _, lang := range Languages {
+		if got := strings.Join(ids[lang], ","); got != want {
+			t.Errorf("%s ids differ from en:\n got %s\nwant %s", lang, got, want)
+		}
+	}
+}
+
+func TestLocalize(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		lang, id string
+		count    int
+		want     string
+	}{
+		{"en", "rss_header", 1, "1 subscription:"},
+		{"en", "rss_header", 3, "3 subscriptions:"},
+		{"de", "rss_header", 2, "2 Abos:"},
+		{"fr", "rss_header", 2, "2 subscriptions:"}, // unknown language falls back to English
+	}
+	for _, tt := range tests {
+		if got := c.For(tt.lang).N(tt.id, tt.count, nil); got != tt.want {
+			t.Errorf("%s %s %d: %q, want %q", tt.lang, tt.id, tt.count, got, tt.want)
+		}
+	}
+	if got := c.For("en").T("sub_failed", map[string]any{"URL": "u", "Error": "e"}); got != "❌ Could not subscribe to u: e" {
+		t.Errorf("sub_failed = %q", got)
+	}
+	if got := c.For("en").T("no_such_id", nil); got != "no_such_id" {
+		t.Errorf("missing id = %q", got)
+	}
+}

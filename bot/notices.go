@@ -1,0 +1,70 @@
+package bot
+
+import (
+	"context"
+
+	tgbot "github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+
+	"github.com/rssbot/rssbot/storage"
+)
+
+// sendNotices delivers due admin notices; it returns how many it handled.
+func (b *Bot) sendNotices(ctx context.Context) int {
+	notices, err := b.opts.Store.ClaimNotices(ctx, b.opts.Owner, b.opts.Now(), sendLease, claimBatch)
+	if err != nil {
+		if ctx.Err() == nil {
+			b.log.Error("bot: claiming notices", "error", err)
+		}
+		return 0
+	}
+	for _, n := range notices {
+		if ctx.Err() != nil {
+			break
+		}
+		b.sendNotice(ctx, n)
+	}
+	return len(notices)
+}
+
+func (b *Bot) sendNotice(ctx context.Context, n storage.Notice) {
+	_, err := b.api.SendMessage(ctx, &tgbot.SendMessageParams{
+		ChatID:             n.ChatID,
+		Text:               b.noticeText(ctx, n),
+		ParseMode:          models.ParseModeHTML,
+		LinkPreviewOptions: &models.LinkPreviewOptions{IsDisabled: tgbot.True()},
+	})
+	ctx = context.WithoutCancel(ctx)
+	now := b.opts.Now()
+	switch {
+	case err == nil:
+		err = b.opts.Store.MarkNoticeSent(ctx, n.ID, b.opts.Owner, now)
+	default:
+		next, final := retryPlan(err, n.Attempts+1, now)
+		if final {
+			b.log.Error("bot: notice failed", "notice_id", n.ID, "error", err)
+			err = b.opts.Store.MarkNoticeFailed(ctx, n.ID, b.opts.Owner, err.Error(), now)
+		} else {
+			err = b.opts.Store.MarkNoticeRetry(ctx, n.ID, b.opts.Owner, err.Error(), next)
+		}
+	}
+	if err != nil {
+		b.log.Error("bot: recording notice", "notice_id", n.ID, "error", err)
+	}
+}
+
+// noticeText words a notice in the bot's language.
+func (b *Bot) noticeText(ctx context.Context, n storage.Notice) string {
+	url := ""
+	if n.FeedID != 0 {
+		if f, err := b.opts.Store.FeedByID(ctx, n.FeedID); err == nil {
+			url = f.URL
+		}
+	}
+	data := escapeAll(map[string]any{"URL": url, "Detail": n.Text})
+	id := "notice_" + n.Kind
+	if text := b.msg.T(id, data); text != id {
+		return text
+	}
+	return b.msg.T("notice_unknown", data)
+}

@@ -1,0 +1,17 @@
+// Package telegramtest is an in-process fake of the Telegram Bot API for tests.
+//
+// A Server speaks the Bot API over loopback HTTP the way api.telegram.org does:
+// the same routing (/bot<token>/<method>, method names case-insensitive), the same
+// token checks, the same request encodings (query string, urlencoded, JSON and
+// multipart uploads) and the same error bodies and descriptions. Point
+// go-telegram/bot at it with bot.WithServerURL(s.URL) and s.Token.
+//
+// Messages a bot sends are validated as Telegram validates them (parse_mode HTML,
+// text and caption limits, album sizes, file references) and recorded for
+// inspection. Tests inject incoming traffic (text messages, commands, documents,
+// button presses), queue failures (429 with retry_after, 403 blocked, chat
+// migration) and refuse media URLs to exercise delivery paths.
+//
+// The validator is exported as pure functions (ParseHTML, ParseText, CheckText,
+// CheckCaption) so renderers can check their output without a server.
+package telegramtest

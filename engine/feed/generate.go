@@ -1,0 +1,3 @@
+package feed
+
+//go:generate go run windowszones_gen.go

@@ -1,0 +1,120 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/rssbot/rssbot/engine/fetch"
+	"github.com/rssbot/rssbot/engine/schedule"
+	"github.com/rssbot/rssbot/storage"
+)
+
+// Subscribed tells the caller what Subscribe did.
+type Subscribed struct {
+	Subscription storage.Subscription
+	Feed         storage.Feed
+	Existed      bool // the chat was subscribed already
+	Entries      int  // entries the feed lists now (stored as seen)
+}
+
+// ErrBadURL is wrapped when a subscription URL is not an absolute http(s) URL.
+var ErrBadURL = errors.New("not an absolute http(s) URL")
+
+// NormalizeURL checks a feed URL given by a person and returns it in the
+// form it is stored under.
+func NormalizeURL(raw string) (string, error) {
+	raw = strings.TrimSpace(raw)
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("engine: %q: %w", raw, ErrBadURL)
+	}
+	u.Scheme = strings.ToLower(u.Scheme)
+	u.Host = strings.ToLower(u.Host)
+	u.Fragment = ""
+	if u.Path == "" {
+		u.Path = "/"
+	}
+	return u.String(), nil
+}
+
+// Subscribe subscribes a chat (and forum topic, 0 = none) to a feed URL. A
+// feed not yet known is fetched and parsed first, so a bad URL is refused at
+// once, and what it lists now is stored as seen: a new subscription never
+// receives the back catalogue.
+func (e *Engine) Subscribe(ctx context.Context, rawURL string, chatID, topicID int64) (Subscribed, error) {
+	u, err := NormalizeURL(rawURL)
+	if err != nil {
+		return Subscribed{}, err
+	}
+	f, err := e.store.FeedByURL(ctx, u)
+	switch {
+	case errors.Is(err, storage.ErrNotFound) || (err == nil && !f.DisabledAt.IsZero()):
+		f, err = e.addFeed(ctx, u)
+		if err != nil {
+			return Subscribed{}, err
+		}
+	case err != nil:
+		return Subscribed{}, err
+	}
+	sub, created, err := e.store.Subscribe(ctx, storage.Subscription{FeedID: f.ID, ChatID: chatID, TopicID: topicID})
+	if err != nil {
+		return Subscribed{}, err
+	}
+	n, err := e.store.CountEntries(ctx, f.ID)
+	if err != nil {
+		return Subscribed{}, err
+	}
+	return Subscribed{Subscription: sub, Feed: f, Existed: !created, Entries: n}, nil
+}
+
+// addFeed fetches and parses a feed, then stores it with its current entries
+// marked as seen and its first scheduled poll.
+func (e *Engine) addFeed(ctx context.Context, u string) (storage.Feed, error) {
+	res := e.fetcher.Fetch(ctx, fetch.Request{URL: u, Fresh: true})
+	if res.Outcome != fetch.OK {
+		if res.Err != nil {
+			return storage.Feed{}, res.Err
+		}
+		return storage.Feed{}, fmt.Errorf("engine: fetching %s: %s", u, res.Outcome)
+	}
+	parsed, err := parseFeed(res)
+	if err != nil {
+		return storage.Feed{}, err
+	}
+	if res.PermanentURL != "" {
+		u = res.PermanentURL
+	}
+	host, err := fetch.HostOf(u)
+	if err != nil {
+		return storage.Feed{}, err
+	}
+	now := e.opts.Now()
+	f, _, err := e.store.EnsureFeed(ctx, u, host, now.Add(e.opts.Schedule.Base))
+	if err != nil {
+		return storage.Feed{}, err
+	}
+	recs, err := records(parsed.Entries)
+	if err != nil {
+		return storage.Feed{}, err
+	}
+	applyFeedMeta(&f, parsed)
+	f.BodySHA256 = bodyHash(res.Body)
+	f.ETag, f.LastModified = res.ETag, res.LastModified
+	f.HintSeconds = int64(hintOf(parsed.Hints, res).Seconds())
+	f.LastPollAt, f.LastSuccessAt = now, now
+	d := e.decide(f, schedule.Poll{Outcome: schedule.Success, NewEntries: 1, Now: now}, pollOutcome{})
+	f = apply(f, d, pollOutcome{})
+	if _, err := e.store.Import(ctx, storage.ImportBatch{Feed: f, Entries: recs, Queue: false, Now: now}); err != nil {
+		return storage.Feed{}, err
+	}
+	return f, nil
+}
+
+// Unsubscribe removes a subscription; the feed goes when nobody follows it.
+func (e *Engine) Unsubscribe(ctx context.Context, subscriptionID int64) error {
+	_, err := e.store.Unsubscribe(ctx, subscriptionID)
+	return err
+}

@@ -1,0 +1,68 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// activityKeep is how many lines of activity a feed keeps.
+const activityKeep = 100
+
+// AddActivity appends to a feed's activity log, keeping only the newest 100
+// lines. At zero means now.
+func (s *Store) AddActivity(ctx context.Context, a Activity) error {
+	if a.At.IsZero() {
+		a.At = time.Now()
+	}
+	return s.inTx(ctx, "add activity", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, "INSERT INTO feed_activity (feed_id, happened_at, kind, detail) VALUES (?, ?, ?, ?)",
+			a.FeedID, msOf(a.At), a.Kind, a.Detail)
+		if err != nil && s.d.isMissingParent(err) {
+			return fmt.Errorf("%w: %w", notFound("feed", a.FeedID), err)
+		}
+		if err != nil {
+			return err
+		}
+		// The newest line that falls off the end; everything up to it goes.
+		var cut int64
+		err = tx.QueryRowContext(ctx, "SELECT id FROM feed_activity WHERE feed_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?",
+			a.FeedID, activityKeep).Scan(&cut)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, "DELETE FROM feed_activity WHERE feed_id = ? AND id <= ?", a.FeedID, cut)
+		return err
+	})
+}
+
+// Activities returns a feed's log, newest first, at most limit lines.
+func (s *Store) Activities(ctx context.Context, feedID int64, limit int) ([]Activity, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, feed_id, happened_at, kind, detail FROM feed_activity
+		WHERE feed_id = ? ORDER BY id DESC LIMIT ?`, feedID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("storage: activities: %w", err)
+	}
+	defer rows.Close()
+	var out []Activity
+	for rows.Next() {
+		var (
+			a  Activity
+			at sql.NullInt64
+		)
+		if err := rows.Scan(&a.ID, &a.FeedID, &at, &a.Kind, &a.Detail); err != nil {
+			return nil, fmt.Errorf("storage: activities: %w", err)
+		}
+		a.At = timeOf(at)
+		out = append(out, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("storage: activities: %w", err)
+	}
+	return out, nil
+}
