@@ -28,7 +28,9 @@ func (b *Bot) sendNotices(ctx context.Context) int {
 }
 
 func (b *Bot) sendNotice(ctx context.Context, n storage.Notice) {
-	_, err := b.api.SendMessage(ctx, &tgbot.SendMessageParams{
+	sendCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sendTimeout)
+	defer cancel()
+	_, err := b.api.SendMessage(sendCtx, &tgbot.SendMessageParams{
 		ChatID:             n.ChatID,
 		Text:               b.noticeText(ctx, n),
 		ParseMode:          models.ParseModeHTML,

@@ -21,6 +21,7 @@ const (
 	sendLease   = 2 * time.Minute // a claimed row is ours this long
 	claimBatch  = 20
 	maxAttempts = 8
+	sendTimeout = 30 * time.Second // one Bot API call, also during shutdown
 )
 
 // sendLoop drains the outbox and the notices until ctx ends.
@@ -67,9 +68,13 @@ func (b *Bot) deliver(ctx context.Context, d storage.Delivery) {
 		b.finish(ctx, d, nil, err, log)
 		return
 	}
+	// A send in flight is finished even while shutting down: cancelling it
+	// after Telegram got it would post it again after the restart.
+	sendCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sendTimeout)
+	defer cancel()
 	var ids []int
 	for _, m := range msgs {
-		sent, err := b.api.SendMessage(ctx, sendParams(d, m))
+		sent, err := b.api.SendMessage(sendCtx, sendParams(d, m))
 		if err != nil {
 			b.finish(ctx, d, ids, err, log)
 			return

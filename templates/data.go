@@ -29,7 +29,7 @@ func NewData(e feed.Entry, feedTitle string, loc *time.Location) Data {
 		content = summary
 	}
 	d := Data{
-		Title:      PlainText(e.Title),
+		Title:      tidy(e.Title),
 		FeedTitle:  feedTitle,
 		Content:    content,
 		Summary:    summary,

@@ -339,8 +339,10 @@ func TestBotDownloadsUserDocument(t *testing.T) {
 func TestBotHandlesButtonPress(t *testing.T) {
 	s := telegramtest.New(t)
 	var pressedOn sync.Map
+	handled := make(chan struct{})
 	b := newBot(t, s, bot.WithCallbackQueryDataHandler("page:", bot.MatchTypePrefix,
 		func(ctx context.Context, b *bot.Bot, u *models.Update) {
+			defer close(handled)
 			cq := u.CallbackQuery
 			if cq.Message.Message != nil {
 				pressedOn.Store("id", cq.Message.Message.ID)
@@ -363,6 +365,7 @@ func TestBotHandlesButtonPress(t *testing.T) {
 	startBot(t, b)
 	id := s.PressButton(42, 42, m.ID, "page:2")
 	got := s.WaitMessages(t, 2, wait)
+	<-handled // the handler may still be reading the edit's response
 	if got[1].Method != "editMessageText" || got[1].MessageID != m.ID || got[1].Text != "second page" {
 		t.Errorf("edit recorded as %+v", got[1])
 	}

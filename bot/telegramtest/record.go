@@ -110,7 +110,8 @@ func (s *Server) MessagesTo(chatID int64) []Message {
 
 // WaitMessages waits until at least n messages are recorded and returns them
 // all; it fails the test if they don't arrive within timeout. Call it from the
-// test goroutine.
+// test goroutine. A message is recorded before its response reaches the
+// client, so the handler that sent it may still be running.
 func (s *Server) WaitMessages(t testing.TB, n int, timeout time.Duration) []Message {
 	t.Helper()
 	deadline := time.NewTimer(timeout)

@@ -49,24 +49,7 @@ func TestFeedparserExpectations(t *testing.T) {
 		if len(asserts) == 0 {
 			continue
 		}
-		body, err := os.ReadFile(filepath.Join(root, "tests", c.File))
-		if err != nil {
-			t.Errorf("%s: %v", c.File, err)
-			continue
-		}
-		contentType, baseURL := feedparserRequest(c)
-		f, err := Parse(body, contentType, baseURL)
-		failure := ""
-		if err != nil {
-			failure = err.Error()
-		} else {
-			for _, a := range asserts {
-				if msg := checkFeedparserAssert(f, a); msg != "" {
-					failure = msg
-					break
-				}
-			}
-		}
+		failure := runFeedparserCase(t, root, c, asserts)
 		folder := feedparserFolder(c.File)
 		if folders[folder] == nil {
 			folders[folder] = &tally{}
@@ -118,6 +101,27 @@ func TestFeedparserExpectations(t *testing.T) {
 	if total < 300 {
 		t.Errorf("only %d expectations checked; the corpus or the mapping changed", total)
 	}
+}
+
+// runFeedparserCase parses one test file as feedparser's test server
+// would serve it and returns why its assertions fail, or "".
+func runFeedparserCase(t *testing.T, root string, c feedparserCase, asserts []feedparserAssert) string {
+	body, err := os.ReadFile(filepath.Join(root, "tests", c.File))
+	if err != nil {
+		t.Errorf("%s: %v", c.File, err)
+		return err.Error()
+	}
+	contentType, baseURL := feedparserRequest(c)
+	f, err := Parse(body, contentType, baseURL)
+	if err != nil {
+		return err.Error()
+	}
+	for _, a := range asserts {
+		if msg := checkFeedparserAssert(f, a); msg != "" {
+			return msg
+		}
+	}
+	return ""
 }
 
 func readFeedparserCases(t *testing.T, path string) []feedparserCase {
@@ -233,6 +237,12 @@ func feedparserField(path []any) (func(*Feed) (any, bool), bool) {
 	if len(keys) < 3 || keys[0] != "entries" || keys[1] != "#" {
 		return nil, false
 	}
+	return entryField(strings.Join(keys[2:], "."), idx)
+}
+
+// entryField maps the key path below entries[i] (idx holds i and any
+// nested index) to an accessor.
+func entryField(key string, idx []int) (func(*Feed) (any, bool), bool) {
 	i := idx[0]
 	entry := func(f *Feed) (*Entry, bool) {
 		if i >= len(f.Entries) {
@@ -262,7 +272,7 @@ func feedparserField(path []any) (func(*Feed) (any, bool), bool) {
 			return list(e)[j], true
 		}
 	}
-	switch strings.Join(keys[2:], ".") {
+	switch key {
 	case "title", "title_detail.value":
 		return field(func(e *Entry) any { return e.Title }), true
 	case "link":
@@ -310,7 +320,6 @@ func enclosureField(e *Entry, name string) []string {
 	}
 	return out
 }
-
 
 // timeTuple renders a time like Python's time.struct_time in UTC (the
 // expectations' 9-tuples), or nil for an unset time.

@@ -170,3 +170,36 @@ func TestChecksumTracksVisibleEdits(t *testing.T) {
 		t.Error("an edit changed the identity")
 	}
 }
+
+func TestJSONPlainTextAndInheritedAuthors(t *testing.T) {
+	body := `{"version":"https://jsonfeed.org/version/1.1","authors":[{"name":"Feed Author"}],"items":[
+  {"id":"1","summary":"a < b","content_text":"line one\nline <two>"},
+  {"id":"2","content_html":"<p>x</p>","authors":[{"name":"Own"}]}]}`
+	f, err := Parse([]byte(body), "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := f.Entries[0], f.Entries[1]
+	if a.Summary != "a &lt; b" || a.ContentHTML != "line one<br>line &lt;two&gt;" {
+		t.Errorf("plain text not made HTML: %q / %q", a.Summary, a.ContentHTML)
+	}
+	if strings.Join(a.Authors, ",") != "Feed Author" || strings.Join(b.Authors, ",") != "Own" {
+		t.Errorf("authors %v %v", a.Authors, b.Authors)
+	}
+}
+
+func TestAtomInheritsAuthorAndReadsSyndicationHints(t *testing.T) {
+	body := `<feed xmlns="http://www.w3.org/2005/Atom" xmlns:sy="http://purl.org/rss/1.0/modules/syndication/">
+<author><name>Feed Author</name></author><sy:updatePeriod>hourly</sy:updatePeriod><sy:updateFrequency>4</sy:updateFrequency>
+<entry><id>1</id><title>x</title></entry></feed>`
+	f, err := Parse([]byte(body), "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(f.Entries[0].Authors, ",") != "Feed Author" {
+		t.Errorf("authors %v", f.Entries[0].Authors)
+	}
+	if f.Hints.UpdatePeriod != "hourly" || f.Hints.UpdateFrequency != 4 {
+		t.Errorf("hints %+v", f.Hints)
+	}
+}
