@@ -28,6 +28,12 @@ const usage = `usage: rssbot [command]
 commands:
   serve      run the bot (default)
   migrate    apply database migrations and exit
+  preview [--json] [-n N] URL|FILE
+             print the first N entries exactly as they would be posted
+  poll [--all]
+             poll due (or all) feeds once, print a summary, exit
+  opml import FILE [--chat ID] | opml export
+             subscribe to every feed of an OPML file; write all subscriptions as OPML
   version    print the version
 `
 
@@ -50,6 +56,12 @@ func run(ctx context.Context, args []string, e env) int {
 		return serve(ctx, e)
 	case "migrate":
 		return migrate(ctx, e)
+	case "preview":
+		return previewCmd(ctx, args, e)
+	case "poll":
+		return pollCmd(ctx, args, e)
+	case "opml":
+		return opmlCmd(ctx, args, e)
 	case "version", "--version", "-version":
 		fmt.Fprintln(e.stdout, "rssbot", version)
 		return 0
