@@ -14,9 +14,10 @@ import (
 // a Unicode BOM or UTF-16/32 layout; UTF-8 when the bytes are valid UTF-8
 // (a prolog or header naming a legacy charset for valid UTF-8 is wrong far
 // more often than legacy text happens to be valid UTF-8); otherwise the
-// HTTP charset (RFC 7303: it overrides the prolog), then the XML prolog's
-// encoding, skipping either when it claims UTF-8 for bytes that are not,
-// and finally windows-1252, the usual reality of unlabelled 8-bit feeds.
+// XML prolog's encoding, then the HTTP charset, skipping either when it is
+// unknown or claims UTF-8 for bytes that are not; finally windows-1252, the
+// usual reality of unlabelled 8-bit feeds. The prolog comes first because
+// the document's author wrote it, while servers attach default charsets.
 // For XML the prolog's encoding declaration is rewritten so that the XML
 // decoder does not convert a second time.
 func toUTF8(body []byte, contentType string) ([]byte, error) {
@@ -35,7 +36,7 @@ func toUTF8(body []byte, contentType string) ([]byte, error) {
 	if utf8.Valid(body) {
 		return fixProlog(demoronize(body)), nil
 	}
-	for _, label := range []string{contentTypeCharset(contentType), prologEncoding(body)} {
+	for _, label := range []string{prologEncoding(body), contentTypeCharset(contentType)} {
 		enc, name := lookupCharset(label)
 		if enc == nil || name == "utf-8" {
 			continue

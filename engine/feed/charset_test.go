@@ -38,8 +38,11 @@ func TestCharsets(t *testing.T) {
 		{"windows-1251 by prolog", rss(`<?xml version="1.0" encoding="windows-1251"?>`, encode(t, charmap.Windows1251, "Цитаты")), "", "Цитаты"},
 		{"KOI8-R by prolog", rss(`<?xml version="1.0" encoding="KOI8-R"?>`, encode(t, charmap.KOI8R, "Пример")), "", "Пример"},
 		{"windows-1251 by HTTP header, no prolog", rss("", encode(t, charmap.Windows1251, "Новости")), "application/rss+xml; charset=windows-1251", "Новости"},
-		// The HTTP charset overrides a prolog (RFC 7303).
-		{"header overrides prolog", rss(`<?xml version="1.0" encoding="iso-8859-1"?>`, encode(t, charmap.Windows1252, "“quoted”")), "text/xml; charset=windows-1252", "“quoted”"},
+		// The prolog wins over a server's default charset…
+		{"prolog over header", rss(`<?xml version="1.0" encoding="windows-1251"?>`, encode(t, charmap.Windows1251, "Цитаты")), "text/xml; charset=iso-8859-1", "Цитаты"},
+		// …unless it is wrong: UTF-8 claimed for bytes that are not.
+		{"header when the prolog is wrong", rss(`<?xml version="1.0" encoding="utf-8"?>`, encode(t, charmap.KOI8R, "Пример")), "text/xml; charset=koi8-r", "Пример"},
+		{"header when the prolog is unknown", rss(`<?xml version="1.0" encoding="bogus"?>`, encode(t, charmap.KOI8R, "Пример")), "text/xml; charset=koi8-r", "Пример"},
 		// Wrong prolog: valid UTF-8 that claims a legacy charset.
 		{"UTF-8 body, ISO-8859-1 prolog", rss(`<?xml version="1.0" encoding="ISO-8859-1"?>`, "Café €"), "", "Café €"},
 		// Wrong prolog: legacy bytes that claim UTF-8.

@@ -13,54 +13,59 @@ import (
 )
 
 // parseICal turns the VEVENTs of an iCalendar body into entries. The
-// structure is checked first (scanICal); each top-level component is then
-// decoded by go-ical. Events missing what the rules require are skipped
-// and counted in Feed.Skipped; other components (VTODO, VJOURNAL, VALARM…)
-// are ignored.
+// structure is checked first (scanICal); the top-level components are then
+// decoded by go-ical and converted one by one, so a large file's decoded
+// components do not all stay alive at once. Events missing what the rules
+// require are skipped and counted in Feed.Skipped; other components
+// (VTODO, VJOURNAL, VFREEBUSY…) are ignored.
 func (c *converter) parseICal(body []byte) (*Feed, error) {
 	chunks, err := scanICal(body)
 	if err != nil {
 		return nil, err
 	}
-	cals, stray, err := decodeICal(body, chunks)
-	if err != nil {
-		return nil, err
-	}
-	zones := newZoneResolver(cals...)
-	f := calendarFeed(cals[0])
-	var events []*ical.Component
-	for _, cal := range cals {
-		for _, child := range cal.Children {
-			if child.Name == ical.CompEvent {
-				events = append(events, child)
-			}
-		}
-	}
-	for _, comp := range stray {
-		if comp.Name == ical.CompEvent {
-			events = append(events, comp)
-		}
-	}
-	for _, ev := range events {
+	zones := newZoneResolver()
+	var f *Feed
+	convert := func(ev *ical.Component) {
 		e, err := c.eventEntry(ev, zones)
 		if err != nil {
 			f.Skipped++
-			continue
+			return
 		}
 		f.Entries = append(f.Entries, e)
+	}
+	err = decodeICal(body, chunks, func(comp *ical.Component) {
+		if comp.Name != ical.CompCalendar {
+			if comp.Name == ical.CompEvent {
+				convert(comp) // a bare VEVENT after a calendar
+			}
+			return
+		}
+		if f == nil {
+			f = calendarFeed(comp) // scanICal made sure the first is a VCALENDAR
+		}
+		zones.addDefinitions(comp)
+		for _, child := range comp.Children {
+			if child.Name == ical.CompEvent {
+				convert(child)
+			}
+		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	return f, nil
 }
 
 // decodeICal decodes the top-level components found by scanICal with one
-// go-ical decoder. go-ical only accepts a VCALENDAR at the top, so a stray
-// component is fed to it wrapped in one and unwrapped again; lines between
-// components are left out. go-ical panics on some malformed parameter
-// syntax; that is reported as a malformed calendar like its errors are.
-func decodeICal(body []byte, chunks []icalChunk) (cals, stray []*ical.Component, err error) {
+// go-ical decoder and hands each to visit. go-ical only accepts a VCALENDAR
+// at the top, so a stray component is fed to it wrapped in one and
+// unwrapped again; lines between components are left out. go-ical panics
+// on some malformed parameter syntax; that is reported as a malformed
+// calendar like its errors are.
+func decodeICal(body []byte, chunks []icalChunk, visit func(*ical.Component)) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			cals, stray, err = nil, nil, fmt.Errorf("feed: iCalendar: malformed (go-ical: %v)", r)
+			err = fmt.Errorf("feed: iCalendar: malformed (go-ical: %v)", r)
 		}
 	}()
 	parts := make([]io.Reader, 0, len(chunks))
@@ -76,21 +81,21 @@ func decodeICal(body []byte, chunks []icalChunk) (cals, stray []*ical.Component,
 	for _, ch := range chunks {
 		cal, err := dec.Decode()
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, nil, errICalCutShort
+			return errICalCutShort
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("feed: iCalendar: malformed: %w", err)
+			return fmt.Errorf("feed: iCalendar: malformed: %w", err)
 		}
 		if ch.name == ical.CompCalendar {
-			cals = append(cals, cal.Component)
+			visit(cal.Component)
 			continue
 		}
 		if len(cal.Children) != 1 {
-			return nil, nil, errors.New("feed: iCalendar: malformed: stray component")
+			return errors.New("feed: iCalendar: malformed: stray component")
 		}
-		stray = append(stray, cal.Children[0])
+		visit(cal.Children[0])
 	}
-	return cals, stray, nil
+	return nil
 }
 
 // calendarFeed reads the calendar-level properties: the calendar name and

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Limits that keep go-ical's recursive, string-concatenating decoder away
@@ -50,7 +51,7 @@ func scanICal(body []byte) ([]icalChunk, error) {
 		}
 		switch {
 		case bytes.EqualFold(name, []byte("BEGIN")):
-			comp := string(bytes.ToUpper(bytes.TrimSpace(value)))
+			comp := strings.ToUpper(string(bytes.TrimSpace(value)))
 			if comp == "" {
 				return nil, errors.New("feed: iCalendar: malformed: BEGIN without a component name")
 			}
@@ -62,9 +63,9 @@ func scanICal(body []byte) ([]icalChunk, error) {
 			}
 			stack = append(stack, comp)
 		case bytes.EqualFold(name, []byte("END")):
-			comp := string(bytes.ToUpper(bytes.TrimSpace(value)))
-			if len(stack) == 0 || stack[len(stack)-1] != comp {
-				return nil, fmt.Errorf("feed: iCalendar: malformed: unexpected END:%s", comp)
+			comp := bytes.TrimSpace(value)
+			if len(stack) == 0 || !bytes.EqualFold(comp, []byte(stack[len(stack)-1])) {
+				return nil, fmt.Errorf("feed: iCalendar: malformed: unexpected END:%.40q", comp)
 			}
 			stack = stack[:len(stack)-1]
 			if len(stack) == 0 {

@@ -21,22 +21,36 @@ type icalTime struct {
 // zoneResolver maps TZIDs to locations, once per name per calendar.
 type zoneResolver struct {
 	cache map[string]*time.Location // nil value: unknown
-	// defs holds the calendar's VTIMEZONE definitions by TZID.
+	// defs holds the VTIMEZONE definitions by TZID, the latest calendar's
+	// winning: concatenated calendars may reuse a TZID for another zone.
 	defs map[string]*ical.Component
+	// iana caches tz database loads across calendars.
+	iana map[string]*time.Location
 }
 
-func newZoneResolver(cals ...*ical.Component) *zoneResolver {
-	z := &zoneResolver{cache: map[string]*time.Location{}, defs: map[string]*ical.Component{}}
-	for _, cal := range cals {
-		for _, child := range cal.Children {
-			if p := child.Props.Get(ical.PropTimezoneID); child.Name == ical.CompTimezone && p != nil {
-				if id := strings.Trim(strings.TrimSpace(p.Value), `"`); id != "" {
-					z.defs[id] = child
-				}
+func newZoneResolver() *zoneResolver {
+	return &zoneResolver{
+		cache: map[string]*time.Location{},
+		defs:  map[string]*ical.Component{},
+		iana:  map[string]*time.Location{},
+	}
+}
+
+// addDefinitions records a calendar's VTIMEZONEs before its events are
+// converted.
+func (z *zoneResolver) addDefinitions(cal *ical.Component) {
+	added := false
+	for _, child := range cal.Children {
+		if p := child.Props.Get(ical.PropTimezoneID); child.Name == ical.CompTimezone && p != nil {
+			if id := strings.Trim(strings.TrimSpace(p.Value), `"`); id != "" {
+				z.defs[id] = child
+				added = true
 			}
 		}
 	}
-	return z
+	if added {
+		clear(z.cache)
+	}
 }
 
 var errNoValue = errors.New("feed: iCalendar: missing date")
@@ -100,22 +114,22 @@ func (z *zoneResolver) resolve(tzid string) *time.Location {
 		return time.UTC
 	}
 	if iana, ok := windowsZones[tzid]; ok {
-		return loadIANA(iana)
+		return z.loadIANA(iana)
 	}
-	if loc := loadIANA(tzid); loc != nil {
+	if loc := z.loadIANA(tzid); loc != nil {
 		return loc
 	}
 	def := z.defs[tzid]
 	if def != nil {
 		if p := def.Props.Get("X-LIC-LOCATION"); p != nil {
-			if loc := loadIANA(strings.TrimSpace(p.Value)); loc != nil {
+			if loc := z.loadIANA(strings.TrimSpace(p.Value)); loc != nil {
 				return loc
 			}
 		}
 	}
 	for i := 0; i < len(tzid); i++ {
 		if strings.IndexByte("/_- ", tzid[i]) >= 0 && strings.Contains(tzid[i+1:], "/") {
-			if loc := loadIANA(tzid[i+1:]); loc != nil {
+			if loc := z.loadIANA(tzid[i+1:]); loc != nil {
 				return loc
 			}
 		}
@@ -126,16 +140,20 @@ func (z *zoneResolver) resolve(tzid string) *time.Location {
 	return nil
 }
 
-// loadIANA loads a zone from the tz database, refusing names that
-// time.LoadLocation would map to the host's local zone.
-func loadIANA(name string) *time.Location {
+// loadIANA loads a zone from the tz database (once per name), refusing
+// names that time.LoadLocation would map to the host's local zone.
+func (z *zoneResolver) loadIANA(name string) *time.Location {
 	if name == "" || strings.EqualFold(name, "Local") || strings.ContainsAny(name, " \\") {
 		return nil
 	}
+	if loc, ok := z.iana[name]; ok {
+		return loc
+	}
 	loc, err := time.LoadLocation(name)
 	if err != nil {
-		return nil
+		loc = nil
 	}
+	z.iana[name] = loc
 	return loc
 }
 

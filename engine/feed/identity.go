@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"hash"
 	"strings"
+	"time"
 )
 
 // contentHashPrefix marks an identity or part of one that is a hash of the
@@ -27,6 +28,17 @@ func (f fieldHasher) add(fields ...string) {
 	}
 }
 
+// addTime adds an instant (zero stays distinct from every real time).
+func (f fieldHasher) addTime(t time.Time) {
+	var b [13]byte
+	if !t.IsZero() {
+		b[0] = 1
+		binary.BigEndian.PutUint64(b[1:9], uint64(t.Unix()))
+		binary.BigEndian.PutUint32(b[9:], uint32(t.Nanosecond()))
+	}
+	f.h.Write(b[:])
+}
+
 func (f fieldHasher) hex() string { return hex.EncodeToString(f.h.Sum(nil)) }
 
 // contentHash is the SHA-256 of the entry's canonical content: title,
@@ -41,7 +53,9 @@ func contentHash(e *Entry) string {
 		h.add(enc.URL)
 	}
 	if ev := e.Event; ev != nil {
-		h.add(ev.Start.UTC().String(), ev.End.UTC().String(), ev.Location, ev.Status, ev.RRule)
+		h.addTime(ev.Start)
+		h.addTime(ev.End)
+		h.add(ev.Location, ev.Status, ev.RRule)
 	}
 	return contentHashPrefix + h.hex()
 }
@@ -65,8 +79,10 @@ func checksum(e *Entry) string {
 		h.add(enc.URL, enc.Type)
 	}
 	if ev := e.Event; ev != nil {
-		h.add("event", ev.Start.UTC().String(), ev.End.UTC().String(), ev.TimeZone,
-			ev.Location, ev.Status, ev.URL, ev.RRule, ev.RecurrenceID)
+		h.add("event")
+		h.addTime(ev.Start)
+		h.addTime(ev.End)
+		h.add(ev.TimeZone, ev.Location, ev.Status, ev.URL, ev.RRule, ev.RecurrenceID)
 	}
 	return h.hex()
 }
