@@ -15,8 +15,10 @@ import (
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
+	"github.com/rssbot/rssbot/bot/deliver"
 	"github.com/rssbot/rssbot/bot/i18n"
 	"github.com/rssbot/rssbot/engine"
+	"github.com/rssbot/rssbot/engine/fetch"
 	"github.com/rssbot/rssbot/storage"
 	"github.com/rssbot/rssbot/templates"
 )
@@ -30,6 +32,10 @@ type Options struct {
 	Store    *storage.Store
 	Engine   *engine.Engine
 	Renderer *templates.Renderer
+	// Fetcher downloads images Telegram refuses by URL, for upload.
+	Fetcher *fetch.Client
+	// MediaMaxBytes is MEDIA_MAX_BYTES, the limit on an uploaded image.
+	MediaMaxBytes int64
 	// Owner names this instance in the Telegram leader lease.
 	Owner  string
 	Logger *slog.Logger
@@ -47,10 +53,11 @@ const LeaderLease = "telegram"
 
 // Bot is the Telegram side of rssbot.
 type Bot struct {
-	opts Options
-	api  *tgbot.Bot
-	msg  *i18n.Localizer
-	log  *slog.Logger
+	opts    Options
+	api     *tgbot.Bot
+	deliver *deliver.Deliverer
+	msg     *i18n.Localizer
+	log     *slog.Logger
 }
 
 // New connects to the Bot API (getMe checks the token).
@@ -69,6 +76,9 @@ func New(opts Options) (*Bot, error) {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.Renderer == nil {
+		opts.Renderer = templates.Default(nil)
 	}
 	if opts.Owner == "" {
 		host, _ := os.Hostname()
@@ -98,6 +108,10 @@ func New(opts Options) (*Bot, error) {
 		return nil, fmt.Errorf("bot: connecting to the Bot API: %w", err)
 	}
 	b.api = api
+	b.deliver = deliver.New(deliver.Options{
+		API: api, Store: opts.Store, Renderer: opts.Renderer, Fetcher: opts.Fetcher, MediaMaxBytes: opts.MediaMaxBytes,
+		Language: opts.Language, AdminID: opts.AdminID, Owner: opts.Owner, Now: opts.Now, Logger: opts.Logger,
+	})
 	return b, nil
 }
 

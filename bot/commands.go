@@ -59,12 +59,18 @@ func (b *Bot) onUpdate(ctx context.Context, _ *tgbot.Bot, u *models.Update) {
 	}
 }
 
-func (b *Bot) cmdSub(ctx context.Context, c command) {
+// subjectAndTarget checks the "SUBJECT [chat]" form of a command, replying
+// with the usage text when it is wrong, and resolves the chat.
+func (b *Bot) subjectAndTarget(ctx context.Context, c command, usageID string) (chatTarget, bool) {
 	if len(c.args) < 1 || len(c.args) > 2 {
-		b.reply(ctx, c, "sub_usage", nil)
-		return
+		b.reply(ctx, c, usageID, nil)
+		return chatTarget{}, false
 	}
-	target, ok := b.target(ctx, c, c.args[1:])
+	return b.target(ctx, c, c.args[1:])
+}
+
+func (b *Bot) cmdSub(ctx context.Context, c command) {
+	target, ok := b.subjectAndTarget(ctx, c, "sub_usage")
 	if !ok {
 		return
 	}
@@ -82,11 +88,7 @@ func (b *Bot) cmdSub(ctx context.Context, c command) {
 }
 
 func (b *Bot) cmdUnsub(ctx context.Context, c command) {
-	if len(c.args) < 1 || len(c.args) > 2 {
-		b.reply(ctx, c, "unsub_usage", nil)
-		return
-	}
-	target, ok := b.target(ctx, c, c.args[1:])
+	target, ok := b.subjectAndTarget(ctx, c, "unsub_usage")
 	if !ok {
 		return
 	}

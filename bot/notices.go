@@ -6,12 +6,13 @@ import (
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
+	"github.com/rssbot/rssbot/bot/deliver"
 	"github.com/rssbot/rssbot/storage"
 )
 
 // sendNotices delivers due admin notices; it returns how many it handled.
 func (b *Bot) sendNotices(ctx context.Context) int {
-	notices, err := b.opts.Store.ClaimNotices(ctx, b.opts.Owner, b.opts.Now(), sendLease, claimBatch)
+	notices, err := b.opts.Store.ClaimNotices(ctx, b.opts.Owner, b.opts.Now(), deliver.Lease, deliver.ClaimBatch)
 	if err != nil {
 		if ctx.Err() == nil {
 			b.log.Error("bot: claiming notices", "error", err)
@@ -28,7 +29,7 @@ func (b *Bot) sendNotices(ctx context.Context) int {
 }
 
 func (b *Bot) sendNotice(ctx context.Context, n storage.Notice) {
-	sendCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), sendTimeout)
+	sendCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), deliver.SendTimeout)
 	defer cancel()
 	_, err := b.api.SendMessage(sendCtx, &tgbot.SendMessageParams{
 		ChatID:             n.ChatID,
@@ -42,7 +43,7 @@ func (b *Bot) sendNotice(ctx context.Context, n storage.Notice) {
 	case err == nil:
 		err = b.opts.Store.MarkNoticeSent(ctx, n.ID, b.opts.Owner, now)
 	default:
-		next, final := retryPlan(err, n.Attempts+1, now)
+		next, final := deliver.RetryPlan(err, n.Attempts+1, now)
 		if final {
 			b.log.Error("bot: notice failed", "notice_id", n.ID, "error", err)
 			err = b.opts.Store.MarkNoticeFailed(ctx, n.ID, b.opts.Owner, err.Error(), now)

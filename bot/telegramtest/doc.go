@@ -13,5 +13,7 @@
 // migration) and refuse media URLs to exercise delivery paths.
 //
 // The validator is exported as pure functions (ParseHTML, ParseText, CheckText,
-// CheckCaption) so renderers can check their output without a server.
+// CheckCaption). They wrap templates/tghtml, the one implementation of Telegram's
+// HTML parse mode that the renderer also uses at run time, so what rssbot sends
+// and what this server accepts are judged alike.
 package telegramtest

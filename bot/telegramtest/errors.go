@@ -3,6 +3,8 @@ package telegramtest
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/rssbot/rssbot/templates/tghtml"
 )
 
 // Descriptions Telegram sends for common failures, for use with FailNext and FailChat
@@ -20,11 +22,11 @@ const (
 	DescThreadNotFound = "Bad Request: message thread not found"
 	DescWrongFile      = "Bad Request: wrong file identifier/HTTP URL specified"
 	DescWrongFileID    = "Bad Request: wrong file_id or the file is temporarily unavailable"
-	DescTextEmpty      = "Bad Request: message text is empty"
-	DescTooLong        = "Bad Request: message is too long"
-	DescCaptionTooLong = "Bad Request: message caption is too long"
-	DescRawTextTooLong = "Bad Request: text is too long"
-	DescParsePrefix    = "Bad Request: can't parse entities: "
+	DescTextEmpty      = tghtml.DescTextEmpty
+	DescTooLong        = tghtml.DescTooLong
+	DescCaptionTooLong = tghtml.DescCaptionTooLong
+	DescRawTextTooLong = tghtml.DescRawTextTooLong
+	DescParsePrefix    = tghtml.DescParsePrefix
 	DescNotFound       = "Not Found"
 	DescMethodNotFound = "Not Found: method not found"
 	DescBadToken       = "Unauthorized: invalid token specified"

@@ -1,4 +1,4 @@
-package telegramtest
+package tghtml
 
 import (
 	"reflect"
@@ -32,7 +32,7 @@ func TestCheckText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {
-			err := CheckText(tt.text, tt.mode)
+			_, err := CheckText(tt.text, tt.mode)
 			got := ""
 			if err != nil {
 				got = err.Error()
@@ -56,7 +56,7 @@ func TestCheckCaption(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {
-			err := CheckCaption(tt.caption, tt.mode)
+			_, err := CheckCaption(tt.caption, tt.mode)
 			got := ""
 			if err != nil {
 				got = err.Error()
@@ -119,6 +119,32 @@ func BenchmarkParseHTML(b *testing.B) {
 	for b.Loop() {
 		if _, err := ParseHTML(in); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// Telegram counts code points for limits and UTF-16 units for entity
+// offsets, and trims ASCII white space only.
+func TestLengths(t *testing.T) {
+	tests := []struct {
+		in            string
+		length, utf16 int
+		trimmed       string
+	}{
+		{"abc", 3, 3, "abc"},
+		{"é😀", 2, 3, "é😀"},
+		{" \t\n x \r\v\f", 9, 9, "x"},
+		{"\u00a0x\u00a0", 3, 3, "\u00a0x\u00a0"}, // no-break space is not trimmed
+	}
+	for _, tt := range tests {
+		if n := TextLength(tt.in); n != tt.length {
+			t.Errorf("TextLength(%q) = %d, want %d", tt.in, n, tt.length)
+		}
+		if n := UTF16Len(tt.in); n != tt.utf16 {
+			t.Errorf("UTF16Len(%q) = %d, want %d", tt.in, n, tt.utf16)
+		}
+		if s := TrimSpace(tt.in); s != tt.trimmed {
+			t.Errorf("TrimSpace(%q) = %q, want %q", tt.in, s, tt.trimmed)
 		}
 	}
 }

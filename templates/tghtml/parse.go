@@ -1,4 +1,4 @@
-package telegramtest
+package tghtml
 
 import (
 	"strconv"
@@ -13,10 +13,10 @@ import (
 
 // ParseHTML parses s as Telegram parses parse_mode=HTML text and returns the text
 // the recipient sees (tags removed, character references decoded, not yet trimmed),
-// or the error Telegram answers with, as an *APIError whose description reads
+// or the error Telegram answers with, as an *Error whose description reads
 // "Bad Request: can't parse entities: …". It never panics, whatever s holds.
 func ParseHTML(s string) (string, error) {
-	text, _, err := parseHTMLEntities(s)
+	text, _, err := ParseHTMLEntities(s)
 	if err != nil {
 		return "", err
 	}
@@ -25,19 +25,11 @@ func ParseHTML(s string) (string, error) {
 
 // ParseHTMLEntities is ParseHTML that also returns the entities, with offsets and
 // lengths in UTF-16 code units as the Bot API reports them, sorted as TDLib sorts
-// them.
+// them. A non-nil error is always an *Error.
 func ParseHTMLEntities(s string) (string, []Entity, error) {
-	text, entities, err := parseHTMLEntities(s)
-	if err != nil {
-		return "", nil, err
-	}
-	return text, entities, nil
-}
-
-func parseHTMLEntities(s string) (string, []Entity, *APIError) {
 	p := htmlParser{src: s, out: make([]byte, 0, len(s))}
 	if detail := p.run(); detail != "" {
-		return "", nil, badRequest(DescParsePrefix + detail)
+		return "", nil, &Error{Description: DescParsePrefix + detail}
 	}
 	sortEntities(p.entities)
 	return string(p.out), p.entities, nil

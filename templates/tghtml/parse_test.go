@@ -1,4 +1,4 @@
-package telegramtest
+package tghtml
 
 import (
 	"errors"
@@ -112,13 +112,13 @@ func TestParseHTMLRefuses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.rule, func(t *testing.T) {
 			_, err := ParseHTML(tt.in)
-			var apiErr *APIError
-			if !errors.As(err, &apiErr) {
-				t.Fatalf("ParseHTML(%q) error = %v, want an *APIError", tt.in, err)
+			var tgErr *Error
+			if !errors.As(err, &tgErr) {
+				t.Fatalf("ParseHTML(%q) error = %v, want an *Error", tt.in, err)
 			}
 			want := "Bad Request: can't parse entities: " + tt.detail
-			if apiErr.Code != 400 || apiErr.Description != want {
-				t.Errorf("ParseHTML(%q) = %d %q, want 400 %q", tt.in, apiErr.Code, apiErr.Description, want)
+			if tgErr.Description != want {
+				t.Errorf("ParseHTML(%q) = %q, want %q", tt.in, tgErr.Description, want)
 			}
 		})
 	}
@@ -140,7 +140,7 @@ func FuzzParseHTML(f *testing.F) {
 			}
 			return
 		}
-		n := utf16Len(plain)
+		n := UTF16Len(plain)
 		for _, e := range entities {
 			if e.Offset < 0 || e.Length <= 0 || e.Offset+e.Length > n {
 				t.Fatalf("entity %+v outside text of %d units (%q)", e, n, plain)
