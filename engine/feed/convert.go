@@ -13,7 +13,11 @@ import (
 // converter turns gofeed's universal model (plus the format-specific
 // original) into ours. It carries the per-parse settings.
 type converter struct {
-	res  resolver
+	// res resolves against the root's xml:base, else the document URL.
+	res resolver
+	// doc resolves against the document URL alone (rereadXML applies
+	// every xml:base itself).
+	doc  resolver
 	opts Options
 }
 

@@ -38,6 +38,7 @@ func (c *converter) parseRSS(body []byte) (*Feed, error) {
 		return nil, fmt.Errorf("feed: translate RSS: %w", err)
 	}
 	f := c.fromUniversal(uf)
+	f.Title = plainTitle(f.Title)
 	if f.Description == "" && uf.ITunesExt != nil {
 		f.Description = strings.TrimSpace(firstNonEmpty(uf.ITunesExt.Subtitle, uf.ITunesExt.Summary))
 	}
@@ -55,11 +56,18 @@ func (c *converter) parseRSS(body []byte) (*Feed, error) {
 	if rf.Version == "1.0" || strings.HasPrefix(string(trimLeftSpace(body)), "<rdf") || bytes.Contains(body[:min(len(body), 4096)], []byte("rdf:RDF")) {
 		abouts = rdfItemAbouts(body, len(rf.Items))
 	}
+	bodies := c.rssBodies(body, rf)
 	for i, it := range uf.Items {
 		e := c.fromItem(it)
+		e.Title = plainTitle(e.Title)
 		ri := rf.Items[i]
 		if e.ContentHTML == "" {
 			e.ContentHTML = strings.TrimSpace(ri.Custom["fullitem"])
+		}
+		if e.ContentHTML == "" && bodies != nil {
+			if rt := bodies.entries[i]["body"]; rt != nil {
+				e.ContentHTML = strings.TrimSpace(rt.markup)
+			}
 		}
 		guid := ""
 		if abouts != nil {
@@ -83,6 +91,7 @@ func (c *converter) parseRSS(body []byte) (*Feed, error) {
 // parseAtom handles Atom 0.3 and 1.0; the original atom.Feed supplies the
 // hub, self and next links.
 func (c *converter) parseAtom(body []byte) (*Feed, error) {
+	body = rebindAtomRoot(body)
 	af, err := (&atom.Parser{}).Parse(bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("feed: parse Atom: %w", err)
@@ -92,13 +101,31 @@ func (c *converter) parseAtom(body []byte) (*Feed, error) {
 		return nil, fmt.Errorf("feed: translate Atom: %w", err)
 	}
 	f := c.fromUniversal(uf)
+	f.Title = plainTitle(f.Title)
 	f.Hints = syHints(af.Extensions)
 	for _, l := range af.Links {
 		c.applyFeedLink(f, l.Rel, l.Href)
 	}
+	v03 := strings.HasPrefix(af.Version, "0.")
+	var raw *rawDoc
+	if atomNeedsReread(af) {
+		raw = c.rereadAtom(body, len(af.Entries))
+	}
+	if raw != nil {
+		applyAtomFeedRaw(f, raw, v03)
+	}
 	for i, it := range uf.Items {
 		e := c.fromItem(it)
+		e.Title = plainTitle(e.Title)
 		ae := af.Entries[i]
+		if raw != nil {
+			applyAtomEntryRaw(&e, raw.entries[i], v03)
+		}
+		if ae.Content != nil && !isTextualType(ae.Content.Type) && !isText(e.ContentHTML) {
+			// RFC 4287 4.1.3.3: other media types are base64; gofeed
+			// decodes them, but an image or a PDF is not HTML.
+			e.ContentHTML = ""
+		}
 		if e.Summary == "" && e.ContentHTML == "" && ae.Content != nil && ae.Content.Src != "" {
 			e.Link = firstNonEmpty(e.Link, c.res.resolve(ae.Content.Src))
 		}
@@ -110,6 +137,32 @@ func (c *converter) parseAtom(body []byte) (*Feed, error) {
 		f.Entries = append(f.Entries, e)
 	}
 	return f, nil
+}
+
+// rssBodies rereads the document for items that carry an XHTML body
+// (<body xmlns="http://www.w3.org/1999/xhtml">, or a bare <body>), which
+// some RSS 2.0 feeds use for full content and which gofeed keeps as text
+// only. It returns nil when no item has one, so other feeds are read once.
+func (c *converter) rssBodies(body []byte, rf *rss.Feed) *rawDoc {
+	need := false
+	for _, ri := range rf.Items {
+		if _, ok := ri.Custom["body"]; ok || len(ri.Extensions["xhtml"]["body"]) > 0 {
+			need = true
+			break
+		}
+	}
+	if !need {
+		return nil
+	}
+	doc, err := rereadXML(body, c.doc, rawQuery{
+		entry:      "item",
+		entryNames: []string{"body"},
+		inNS:       func(space string) bool { return space == "" || space == nsXHTML },
+	})
+	if err != nil || len(doc.entries) != len(rf.Items) {
+		return nil
+	}
+	return doc
 }
 
 // jsonHubs is the part of a JSON Feed that gofeed does not decode.

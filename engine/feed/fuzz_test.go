@@ -34,6 +34,12 @@ func FuzzParseXML(f *testing.F) {
 	f.Add([]byte("<rss><channel><item><guid>g</guid></item><item><guid>g</guid></item></channel></rss"), "text/xml; charset=koi8-r")
 	f.Add([]byte("<!--"+strings.Repeat("x", 5000)+"--><rss><channel><ttl>5</ttl><skipHours><hour>24</hour></skipHours></channel></rss>"), "")
 	f.Add([]byte(`<rss><channel><item><description>&lt;img src="data:image/png;base64,AAAA"&gt;</description></item></channel></rss>`), "")
+	// The second-pass reader (xmlraw.go): Atom 0.3 modes, prefixed XHTML,
+	// an RSS xhtml:body, and a root in a pre-Atom namespace.
+	f.Add([]byte(`<feed version="0.3" xmlns="http://purl.org/atom/ns#"><title mode="base64">PGI+eDwvYj4=</title><entry><content type="application/xhtml+xml" xml:base="/b/"><div xmlns="http://www.w3.org/1999/xhtml"><a href="c">d</a></div></content></entry></feed>`), "")
+	f.Add([]byte(`<feed xmlns="http://www.w3.org/2005/Atom" xmlns:s="http://www.w3.org/2000/svg"><entry><id>1</id><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><s:svg><s:circle r="1"/></s:svg></div></content></entry></feed>`), "")
+	f.Add([]byte(`<rss><channel><item><body xmlns="http://www.w3.org/1999/xhtml"><p>x<br/>y</p></body></item></channel></rss>`), "")
+	f.Add([]byte(`<feed version="0.3" xmlns="http://purl.org/pie/"><title>&lt;b&gt;t&lt;/b&gt;</title></feed>`), "")
 	f.Fuzz(func(t *testing.T, body []byte, contentType string) {
 		feed, err := ParseWith(body, contentType, "https://example.com/feed", Options{MaxDataURLBytes: 1 << 10})
 		checkFuzzResult(t, feed, err)

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"hash"
 	"strings"
 	"time"
 )
@@ -14,32 +13,35 @@ import (
 const contentHashPrefix = "sha256:"
 
 // fieldHasher hashes a sequence of fields with length prefixes, so that
-// ("ab", "c") and ("a", "bc") differ.
-type fieldHasher struct{ h hash.Hash }
+// ("ab", "c") and ("a", "bc") differ. The fields are gathered in one
+// buffer and hashed at the end: writing each string to a hash.Hash costs
+// a copy of it, and checksums run for every entry of every poll.
+type fieldHasher struct{ buf []byte }
 
-func newFieldHasher() fieldHasher { return fieldHasher{h: sha256.New()} }
+func newFieldHasher() *fieldHasher { return &fieldHasher{buf: make([]byte, 0, 512)} }
 
-func (f fieldHasher) add(fields ...string) {
-	var n [8]byte
+func (f *fieldHasher) add(fields ...string) {
 	for _, s := range fields {
-		binary.BigEndian.PutUint64(n[:], uint64(len(s)))
-		f.h.Write(n[:])
-		f.h.Write([]byte(s))
+		f.buf = binary.BigEndian.AppendUint64(f.buf, uint64(len(s)))
+		f.buf = append(f.buf, s...)
 	}
 }
 
 // addTime adds an instant (zero stays distinct from every real time).
-func (f fieldHasher) addTime(t time.Time) {
+func (f *fieldHasher) addTime(t time.Time) {
 	var b [13]byte
 	if !t.IsZero() {
 		b[0] = 1
 		binary.BigEndian.PutUint64(b[1:9], uint64(t.Unix()))
 		binary.BigEndian.PutUint32(b[9:], uint32(t.Nanosecond()))
 	}
-	f.h.Write(b[:])
+	f.buf = append(f.buf, b[:]...)
 }
 
-func (f fieldHasher) hex() string { return hex.EncodeToString(f.h.Sum(nil)) }
+func (f *fieldHasher) hex() string {
+	sum := sha256.Sum256(f.buf)
+	return hex.EncodeToString(sum[:])
+}
 
 // contentHash is the SHA-256 of the entry's canonical content: title,
 // summary, content and enclosure URLs, whitespace-trimmed, and an event's

@@ -6,7 +6,8 @@ import "time"
 
 // Feed is a parsed feed document.
 type Feed struct {
-	Format      string `json:"format"` // "rss", "atom", "rdf", "json" or "ical"
+	Format string `json:"format"` // "rss", "atom", "rdf", "json" or "ical"
+	// Title is plain text (markup in an HTML title is dropped).
 	Title       string `json:"title,omitempty"`
 	SiteURL     string `json:"site_url,omitempty"`
 	Description string `json:"description,omitempty"`
@@ -43,7 +44,10 @@ type Hints struct {
 type Entry struct {
 	// Identity is guid/id, else link, else a SHA-256 of the canonical
 	// content; for iCalendar UID (+ RECURRENCE-ID).
-	Identity    string      `json:"identity"`
+	Identity string `json:"identity"`
+	// Title is plain text: an HTML or XHTML title (Atom type="html", RSS
+	// titles with escaped markup or character references) is reduced to
+	// the text it shows. Summary and ContentHTML are HTML.
 	Title       string      `json:"title,omitempty"`
 	Link        string      `json:"link,omitempty"`
 	Summary     string      `json:"summary,omitempty"`

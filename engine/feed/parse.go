@@ -42,7 +42,7 @@ func ParseWith(body []byte, contentType, baseURL string, opts Options) (*Feed, e
 		return nil, fmt.Errorf("feed: decode charset: %w", err)
 	}
 	format := Detect(body)
-	c := converter{res: newResolver(baseURL), opts: opts}
+	c := converter{res: newResolver(baseURL), doc: newResolver(baseURL), opts: opts}
 	if format == FormatRSS || format == FormatAtom || format == FormatRDF {
 		body = closeTruncatedEndTag(body)
 		// A root xml:base is the base for everything in the document,
