@@ -5,10 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/rssbot/rssbot/bot"
 	"github.com/rssbot/rssbot/config"
@@ -80,7 +86,8 @@ func newFetcher(cfg config.Config, log *slog.Logger) *fetch.Client {
 	})
 }
 
-func newEngine(store *storage.Store, cfg config.Config, log *slog.Logger) *engine.Engine {
+// newEngine builds the poller; metrics may be nil (CLI subcommands).
+func newEngine(store *storage.Store, cfg config.Config, log *slog.Logger, metrics *engine.Metrics) *engine.Engine {
 	return engine.New(store, newFetcher(cfg, log), engine.Options{
 		Schedule:       schedule.Settings{Base: cfg.PollInterval, Max: cfg.PollIntervalMax, Adaptive: cfg.PollAdaptive},
 		Tick:           cfg.PollTick,
@@ -88,6 +95,7 @@ func newEngine(store *storage.Store, cfg config.Config, log *slog.Logger) *engin
 		HostLease:      2*cfg.FetchTimeout + time.Minute,
 		EntryRetention: cfg.EntryRetention,
 		AdminChatID:    cfg.AdminID,
+		Metrics:        metrics,
 		Logger:         log,
 	})
 }
@@ -114,20 +122,34 @@ func serve(ctx context.Context, e env) int {
 		return 1
 	}
 	defer store.Close()
-	eng := newEngine(store, cfg, log)
+	reg := newRegistry()
+	eng := newEngine(store, cfg, log, engine.NewMetrics(reg))
+	var listener net.Listener
+	if cfg.HTTPAddr != "" {
+		if listener, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
+			fmt.Fprintf(e.stderr, "rssbot: HTTP_ADDR: %v\n", err)
+			return 1
+		}
+	}
 	b, err := bot.New(bot.Options{
 		Token: cfg.BotToken, APIURL: cfg.TelegramAPIURL, AdminID: cfg.AdminID, Language: cfg.BotLanguage,
-		Store: store, Engine: eng, Renderer: renderer, Logger: log,
+		Store: store, Engine: eng, Renderer: renderer, Fetcher: newFetcher(cfg, log), MediaMaxBytes: cfg.MediaMaxBytes, Logger: log,
 	})
 	if err != nil {
+		if listener != nil {
+			listener.Close()
+		}
 		fmt.Fprintf(e.stderr, "rssbot: %v\n", err)
 		return 1
 	}
 	log.Info("rssbot: serving", "version", version, "config", cfg)
 	var wg sync.WaitGroup
-	errs := make([]error, 2)
+	errs := make([]error, 3)
 	wg.Go(func() { errs[0] = eng.Run(ctx) })
 	wg.Go(func() { errs[1] = b.Run(ctx) })
+	if listener != nil {
+		wg.Go(func() { errs[2] = serveHTTP(ctx, listener, httpRoutes(eng, reg)) })
+	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		log.Error("rssbot: stopped", "error", err)
@@ -135,4 +157,41 @@ func serve(ctx context.Context, e env) int {
 	}
 	log.Info("rssbot: stopped")
 	return 0
+}
+
+// newRegistry is the Prometheus registry of one serve process, with the Go
+// runtime and process collectors.
+func newRegistry() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg
+}
+
+// httpRoutes are the HTTP_ADDR endpoints.
+func httpRoutes(eng *engine.Engine, reg *prometheus.Registry) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", eng.Healthz)
+	mux.HandleFunc("GET /readyz", eng.Readyz)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	return mux
+}
+
+// serveHTTP serves h on ln until ctx ends, then shuts down gracefully.
+func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler) error {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("http: %w", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	err := srv.Shutdown(sctx)
+	<-errc
+	if err != nil {
+		return fmt.Errorf("http: shutdown: %w", err)
+	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/rssbot/rssbot/engine/feed"
@@ -29,8 +30,10 @@ type Options struct {
 	// AdminChatID receives notices (feed disabled, moved, flooded).
 	AdminChatID int64
 	// Owner names this instance in lease rows.
-	Owner  string
-	Logger *slog.Logger
+	Owner string
+	// Metrics receives the poller's counters; nil records nothing.
+	Metrics *Metrics
+	Logger  *slog.Logger
 	// Now is the clock; nil = time.Now.
 	Now func() time.Time
 }
@@ -39,12 +42,26 @@ type Options struct {
 // had entries; the rest are stored as seen (a CMS that reissued every guid).
 const FloodLimit = 25
 
+// writeTimeout bounds the database writes that finish a poll. They run even
+// when the poller is being stopped, so that what was fetched is stored.
+const writeTimeout = 30 * time.Second
+
 // Engine polls feeds and imports their entries.
 type Engine struct {
-	store   *storage.Store
-	fetcher *fetch.Client
-	opts    Options
-	log     *slog.Logger
+	store    *storage.Store
+	fetcher  *fetch.Client
+	opts     Options
+	log      *slog.Logger
+	metrics  *Metrics
+	lastTick atomic.Int64 // unix nanoseconds of the poll loop's last progress; 0 = not started
+	hooks    hooks
+}
+
+// hooks let tests of this package act at points no outside event marks.
+type hooks struct {
+	// accept is called inside the import transaction for every outbox row
+	// considered.
+	accept func(feedID int64)
 }
 
 // New returns an Engine over store that fetches with fetcher.
@@ -77,18 +94,22 @@ func New(store *storage.Store, fetcher *fetch.Client, opts Options) *Engine {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Engine{store: store, fetcher: fetcher, opts: opts, log: opts.Logger}
+	return &Engine{store: store, fetcher: fetcher, opts: opts, log: opts.Logger, metrics: opts.Metrics}
 }
 
 // Run polls due feeds every tick until ctx ends, and prunes forgotten
-// entries once an hour.
+// entries once an hour. On return every host lease it held is released.
 func (e *Engine) Run(ctx context.Context) error {
 	ticker := time.NewTicker(e.opts.Tick)
 	defer ticker.Stop()
 	var lastPrune time.Time
 	for {
+		e.alive()
+		e.observeBacklog(ctx)
 		if _, err := e.Tick(ctx); err != nil && ctx.Err() == nil {
 			e.log.Error("engine: tick failed", "error", err)
+		} else if err == nil {
+			e.alive()
 		}
 		if now := e.opts.Now(); now.Sub(lastPrune) >= time.Hour {
 			lastPrune = now
@@ -102,10 +123,27 @@ func (e *Engine) Run(ctx context.Context) error {
 	}
 }
 
+// observeBacklog counts the due feeds for the metrics.
+func (e *Engine) observeBacklog(ctx context.Context) {
+	if e.metrics == nil {
+		return
+	}
+	n, err := e.store.CountDueFeeds(ctx, e.opts.Now())
+	if err != nil {
+		if ctx.Err() == nil {
+			e.log.Warn("engine: counting due feeds failed", "error", err)
+		}
+		return
+	}
+	e.metrics.dueBacklog.Set(float64(n))
+}
+
 func (e *Engine) prune(ctx context.Context, now time.Time) {
 	n, err := e.store.PruneEntries(ctx, now.Add(-e.opts.EntryRetention))
 	if err != nil {
-		e.log.Error("engine: pruning entries failed", "error", err)
+		if ctx.Err() == nil {
+			e.log.Error("engine: pruning entries failed", "error", err)
+		}
 		return
 	}
 	if n > 0 {
@@ -117,4 +155,14 @@ func (e *Engine) prune(ctx context.Context, now time.Time) {
 // subscribe path read bodies alike.
 func parseFeed(res fetch.Result) (*feed.Feed, error) {
 	return feed.Parse(res.Body, res.ContentType, res.FinalURL)
+}
+
+// fetch runs one request and records it in the metrics.
+func (e *Engine) fetch(ctx context.Context, req fetch.Request) fetch.Result {
+	res := e.fetcher.Fetch(ctx, req)
+	if e.metrics != nil {
+		e.metrics.fetchSeconds.Observe(res.Duration.Seconds())
+		e.metrics.fetchBytes.Add(float64(res.BytesRead))
+	}
+	return res
 }

@@ -51,7 +51,7 @@ func hintOf(h feed.Hints, res fetch.Result) time.Duration {
 }
 
 // decide runs the schedule over a feed's stored state.
-func (e *Engine) decide(f storage.Feed, poll schedule.Poll, out pollOutcome) schedule.Decision {
+func (e *Engine) decide(f storage.Feed, poll schedule.Poll) schedule.Decision {
 	st := schedule.State{
 		EmptyPolls:        f.EmptyPolls,
 		ConsecutiveErrors: f.ConsecutiveErrors,
@@ -63,17 +63,18 @@ func (e *Engine) decide(f storage.Feed, poll schedule.Poll, out pollOutcome) sch
 	return schedule.Next(e.opts.Schedule, st, poll)
 }
 
-// apply writes a schedule decision into the feed row.
-func apply(f storage.Feed, d schedule.Decision, out pollOutcome) storage.Feed {
+// apply writes a schedule decision and the poll's error into the feed row.
+func apply(f storage.Feed, d schedule.Decision, r *PollResult) storage.Feed {
 	f.EmptyPolls = d.State.EmptyPolls
 	f.ConsecutiveErrors = d.State.ConsecutiveErrors
 	f.FailingSince = d.State.FailingSince
 	f.NextPollAt, f.NextPollReason = d.Next, d.Reason
 	switch {
-	case out.Err != nil && out.Outcome != fetch.RateLimited.String():
-		f.LastError = out.Err.Error()
-	case out.Outcome == fetch.RateLimited.String():
+	case r.Outcome == fetch.RateLimited.String():
 		f.RateLimitedUntil = d.Next
+	case r.Err != nil:
+		f.LastError = r.Err.Error()
+		f.RateLimitedUntil = time.Time{}
 	default:
 		f.LastError = ""
 		f.RateLimitedUntil = time.Time{}

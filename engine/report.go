@@ -1,16 +1,16 @@
 package engine
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
+	"strings"
 
-	"github.com/rssbot/rssbot/engine/fetch"
 	"github.com/rssbot/rssbot/engine/schedule"
 	"github.com/rssbot/rssbot/storage"
 )
 
-// Notice kinds stored for the admin; the bot words them.
+// Notice kinds stored for the admin; the bot words them. Text carries the
+// detail: the reason (disabled), the time of the next poll (rate limited),
+// how many entries were stored as seen (flooded), "OLD → NEW" (moved).
 const (
 	NoticeDisabled    = "feed_disabled"
 	NoticeRateLimited = "feed_rate_limited"
@@ -18,50 +18,95 @@ const (
 	NoticeMoved       = "feed_moved"
 )
 
-// report logs a poll, appends it to the feed's activity log and stores the
-// notices the admin should read.
-func (e *Engine) report(ctx context.Context, before storage.Feed, d schedule.Decision, out pollOutcome, res storage.ImportResult, log *slog.Logger) {
-	kind, detail := activityOf(out)
-	if out.Err != nil {
-		log.Warn("engine: poll failed", "outcome", out.Outcome, "error", out.Err, "next_poll", d.Next)
-	} else {
-		log.Debug("engine: polled", "outcome", out.Outcome, "new", res.New, "queued", res.Queued, "next_poll", d.Next, "reason", d.Reason)
-	}
-	if err := e.store.AddActivity(ctx, storage.Activity{FeedID: before.ID, At: e.opts.Now(), Kind: kind, Detail: detail}); err != nil {
-		log.Warn("engine: activity log failed", "error", err)
-	}
+// noticeTime is how times appear in notice details.
+const noticeTime = "2006-01-02 15:04 MST"
+
+// logLines are the activity lines and notices of one poll, given what its
+// import did and the feed state it saved.
+func (p *pollRun) logLines(saved storage.Feed, res storage.ImportResult) ([]storage.Activity, []storage.Notice) {
+	acts := []storage.Activity{{Kind: storage.ActivityPoll, At: p.started, Detail: p.pollDetail()}}
+	acts = append(acts, p.moved...)
+	notices := append([]storage.Notice(nil), p.notices...)
+	next := saved.NextPollAt.UTC().Format(noticeTime)
 	switch {
-	case d.Disable:
-		e.notify(ctx, before, NoticeDisabled, d.DisableReason)
-	case out.Outcome == fetch.RateLimited.String() && !before.RateLimitedUntil.After(e.opts.Now()):
-		e.notify(ctx, before, NoticeRateLimited, d.Next.UTC().Format("2006-01-02 15:04 MST"))
+	case p.sched.Outcome == schedule.RateLimited:
+		acts = append(acts, storage.Activity{Kind: storage.ActivityRateLimited, Detail: errText(p.r.Err) + "; next poll " + next})
+		// One notice per episode: the poll before was not rate limited.
+		if p.before.RateLimitedUntil.IsZero() {
+			notices = append(notices, p.e.notice(saved.ID, NoticeRateLimited, next)...)
+		}
+	case p.r.Err != nil:
+		acts = append(acts, storage.Activity{Kind: storage.ActivityError, Detail: errText(p.r.Err)})
+	case res.New == 0 && p.pages.count == 0:
+		acts = append(acts, storage.Activity{Kind: storage.ActivityNotModified})
+	default:
+		acts = append(acts, storage.Activity{Kind: storage.ActivityImported, Detail: p.importDetail(res)})
+	}
+	if p.pages.err != nil {
+		acts = append(acts, storage.Activity{Kind: storage.ActivityError, Detail: "page " + p.pages.pending + ": " + p.pages.err.Error()})
+	}
+	if !saved.DisabledAt.IsZero() && p.before.DisabledAt.IsZero() {
+		acts = append(acts, storage.Activity{Kind: storage.ActivityDisabled, Detail: saved.DisabledReason})
+		notices = append(notices, p.e.notice(saved.ID, NoticeDisabled, saved.DisabledReason)...)
 	}
 	if res.Flooded > 0 {
-		e.notify(ctx, before, NoticeFlooded, fmt.Sprintf("%d", res.Flooded))
+		notices = append(notices, p.e.notice(saved.ID, NoticeFlooded, fmt.Sprint(res.Flooded))...)
 	}
+	return acts, notices
 }
 
-func activityOf(out pollOutcome) (kind, detail string) {
-	switch {
-	case out.Err != nil && out.Outcome == fetch.RateLimited.String():
-		return "rate_limited", out.Err.Error()
-	case out.Err != nil:
-		return "error", out.Err.Error()
-	case out.Outcome == fetch.NotModified.String():
-		return "not_modified", ""
-	default:
-		return "imported", fmt.Sprintf("%d new, %d queued", out.New, out.Queued)
+// pollDetail says how the poll asked.
+func (p *pollRun) pollDetail() string {
+	var parts []string
+	if p.fresh || (p.before.ETag == "" && p.before.LastModified == "") {
+		parts = append(parts, "unconditional")
+	} else {
+		parts = append(parts, "conditional")
 	}
+	if p.before.PendingPageURL != "" {
+		parts = append(parts, "resuming at "+p.before.PendingPageURL)
+	}
+	return strings.Join(parts, ", ")
 }
 
-// notify stores a durable notice for the admin. Text carries the detail the
-// bot puts into its localized message.
-func (e *Engine) notify(ctx context.Context, f storage.Feed, kind, detail string) {
+func (p *pollRun) importDetail(res storage.ImportResult) string {
+	s := fmt.Sprintf("%d new, %d queued", res.New, res.Queued)
+	if res.Flooded > 0 {
+		s += fmt.Sprintf(", %d stored as seen (flood guard)", res.Flooded)
+	}
+	if p.pages.count > 1 {
+		s += fmt.Sprintf(", %d pages", p.pages.count)
+	}
+	if p.pages.pending != "" && p.pages.err == nil {
+		s += ", more pages next poll"
+	}
+	if p.pages.stopped != "" {
+		s += ", " + p.pages.stopped
+	}
+	return s
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// notice is a notice for the admin, or none when no admin is set.
+func (e *Engine) notice(feedID int64, kind, detail string) []storage.Notice {
 	if e.opts.AdminChatID == 0 {
+		return nil
+	}
+	return []storage.Notice{{ChatID: e.opts.AdminChatID, FeedID: feedID, Kind: kind, Text: detail}}
+}
+
+// logPoll logs a stored poll.
+func (e *Engine) logPoll(r *PollResult) {
+	if r.Err != nil {
+		e.log.Warn("engine: poll failed", "feed_id", r.FeedID, "outcome", r.Outcome, "error", r.Err, "next_poll", r.Next, "reason", r.Reason)
 		return
 	}
-	_, err := e.store.AddNotice(ctx, storage.Notice{ChatID: e.opts.AdminChatID, FeedID: f.ID, Kind: kind, Text: detail})
-	if err != nil {
-		e.log.Error("engine: storing notice failed", "feed_id", f.ID, "kind", kind, "error", err)
-	}
+	e.log.Debug("engine: polled", "feed_id", r.FeedID, "outcome", r.Outcome, "new", r.New, "queued", r.Queued,
+		"pages", r.Pages, "next_poll", r.Next, "reason", r.Reason)
 }

@@ -71,9 +71,20 @@ func (e *Engine) Subscribe(ctx context.Context, rawURL string, chatID, topicID i
 }
 
 // addFeed fetches and parses a feed, then stores it with its current entries
-// marked as seen and its first scheduled poll.
+// marked as seen and its first scheduled poll. The request waits for the
+// host like any poll, so a server never sees it beside one.
 func (e *Engine) addFeed(ctx context.Context, u string) (storage.Feed, error) {
-	res := e.fetcher.Fetch(ctx, fetch.Request{URL: u, Fresh: true})
+	host, err := fetch.HostOf(u)
+	if err != nil {
+		return storage.Feed{}, err
+	}
+	var res fetch.Result
+	err = e.withHost(ctx, host, func(*hostLease) {
+		res = e.fetch(ctx, fetch.Request{URL: u, Fresh: true})
+	})
+	if err != nil {
+		return storage.Feed{}, err
+	}
 	if res.Outcome != fetch.OK {
 		if res.Err != nil {
 			return storage.Feed{}, res.Err
@@ -85,10 +96,11 @@ func (e *Engine) addFeed(ctx context.Context, u string) (storage.Feed, error) {
 		return storage.Feed{}, err
 	}
 	if res.PermanentURL != "" {
-		u = res.PermanentURL
+		if moved, err := NormalizeURL(res.PermanentURL); err == nil {
+			u = moved
+		}
 	}
-	host, err := fetch.HostOf(u)
-	if err != nil {
+	if host, err = fetch.HostOf(u); err != nil {
 		return storage.Feed{}, err
 	}
 	now := e.opts.Now()
@@ -105,9 +117,12 @@ func (e *Engine) addFeed(ctx context.Context, u string) (storage.Feed, error) {
 	f.ETag, f.LastModified = res.ETag, res.LastModified
 	f.HintSeconds = int64(hintOf(parsed.Hints, res).Seconds())
 	f.LastPollAt, f.LastSuccessAt = now, now
-	d := e.decide(f, schedule.Poll{Outcome: schedule.Success, NewEntries: 1, Now: now}, pollOutcome{})
-	f = apply(f, d, pollOutcome{})
-	if _, err := e.store.Import(ctx, storage.ImportBatch{Feed: f, Entries: recs, Queue: false, Now: now}); err != nil {
+	f = apply(f, e.decide(f, schedule.Poll{Outcome: schedule.Success, NewEntries: 1, Now: now}), &PollResult{})
+	log := func(storage.ImportResult) ([]storage.Activity, []storage.Notice) {
+		return []storage.Activity{{Kind: storage.ActivityPoll, Detail: "unconditional, subscribing"},
+			{Kind: storage.ActivityImported, Detail: fmt.Sprintf("%d entries stored as seen", len(recs))}}, nil
+	}
+	if _, err := e.store.Import(ctx, storage.ImportBatch{Feed: f, Entries: recs, Queue: false, Now: now, Log: log}); err != nil {
 		return storage.Feed{}, err
 	}
 	return f, nil

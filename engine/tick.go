@@ -6,22 +6,24 @@ import (
 	"time"
 )
 
-// Summary counts what one tick did.
+// Summary counts what one round of polling did.
 type Summary struct {
-	Hosts    int
-	Polls    map[string]int // by outcome
-	Imported int
-	Queued   int
+	Hosts    int            // hosts claimed
+	Feeds    int            // polls made
+	Polls    map[string]int // polls by outcome
+	Imported int            // new entries stored
+	Queued   int            // outbox rows created
 	Elapsed  time.Duration
 }
 
-func (s *Summary) add(o pollOutcome) {
+func (s *Summary) add(r PollResult) {
 	if s.Polls == nil {
 		s.Polls = map[string]int{}
 	}
-	s.Polls[o.Outcome]++
-	s.Imported += o.New
-	s.Queued += o.Queued
+	s.Feeds++
+	s.Polls[r.Outcome]++
+	s.Imported += r.New
+	s.Queued += r.Queued
 }
 
 // Tick polls every feed that is due now: Concurrency workers each claim one
@@ -29,6 +31,24 @@ func (s *Summary) add(o pollOutcome) {
 // alone), poll its due feeds one after another and release it, until no
 // claimable host is left.
 func (e *Engine) Tick(ctx context.Context) (Summary, error) {
+	return e.round(ctx, time.Time{})
+}
+
+// PollOnce is `rssbot poll`: one round over the due feeds, or with all over
+// every enabled, subscribed feed, with the politeness, import and schedule
+// of the running bot. A feed counts as done once it was polled after the
+// round began, so the round ends even though polled feeds stay enabled.
+func (e *Engine) PollOnce(ctx context.Context, all bool) (Summary, error) {
+	var since time.Time
+	if all {
+		since = e.opts.Now()
+	}
+	return e.round(ctx, since)
+}
+
+// round runs the claim workers; a non-zero notPolledSince adds every feed
+// not polled since then.
+func (e *Engine) round(ctx context.Context, notPolledSince time.Time) (Summary, error) {
 	start := time.Now()
 	var (
 		mu       sync.Mutex
@@ -37,69 +57,104 @@ func (e *Engine) Tick(ctx context.Context) (Summary, error) {
 		wg       sync.WaitGroup
 	)
 	for range e.opts.Concurrency {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for ctx.Err() == nil {
-				hosts, err := e.store.ClaimDueHosts(ctx, e.opts.Owner, e.opts.Now(), e.opts.HostLease, 1, false)
-				if err != nil {
-					mu.Lock()
-					firstErr = cmpErr(firstErr, err)
-					mu.Unlock()
+				hosts, err := e.store.ClaimDueHosts(ctx, e.opts.Owner, e.opts.Now(), e.opts.HostLease, 1, notPolledSince)
+				if err == nil && len(hosts) == 0 {
 					return
 				}
-				if len(hosts) == 0 {
-					return
+				var results []PollResult
+				if err == nil {
+					results, err = e.pollHost(ctx, &hostLease{host: hosts[0], renewed: e.opts.Now()}, notPolledSince)
+					if err == nil && e.lastTick.Load() != 0 {
+						e.alive()
+					}
 				}
-				outcomes := e.pollHost(ctx, hosts[0])
 				mu.Lock()
-				sum.Hosts++
-				for _, o := range outcomes {
-					sum.add(o)
+				if len(hosts) > 0 {
+					sum.Hosts++
+				}
+				for _, r := range results {
+					sum.add(r)
+				}
+				if err != nil && firstErr == nil && ctx.Err() == nil {
+					firstErr = err
 				}
 				mu.Unlock()
+				if err != nil {
+					return
+				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	sum.Elapsed = time.Since(start)
 	return sum, firstErr
 }
 
-func cmpErr(first, err error) error {
-	if first != nil {
-		return first
+// pollHost polls the host's due feeds one after another, keeping the lease
+// alive, and releases the host. It is released even when ctx is cancelled,
+// so a shutdown frees its hosts at once instead of after the lease runs
+// out. An error means the database failed and the worker should stop: a
+// feed whose poll could not be stored would otherwise be claimed again and
+// again.
+func (e *Engine) pollHost(ctx context.Context, lease *hostLease, notPolledSince time.Time) ([]PollResult, error) {
+	defer e.release(ctx, lease.host)
+	feeds, err := e.store.DueFeeds(ctx, lease.host, e.opts.Now(), notPolledSince)
+	if err != nil {
+		return nil, err
 	}
-	return err
+	var results []PollResult
+	polled := map[int64]bool{}
+	for _, f := range feeds {
+		if polled[f.ID] {
+			continue // a feed merged into this one was just polled in its stead
+		}
+		if ctx.Err() != nil || !e.keepLease(ctx, lease) {
+			break
+		}
+		r := e.pollFeed(ctx, f, false, lease)
+		polled[r.FeedID] = true
+		results = append(results, r)
+		if r.storeErr != nil {
+			return results, r.storeErr
+		}
+	}
+	return results, nil
 }
 
-// pollHost polls the host's due feeds one after another, renewing the lease
-// before each, and releases the host. Released even when ctx is cancelled, so
-// a shutdown frees its hosts at once instead of after the lease runs out.
-func (e *Engine) pollHost(ctx context.Context, host string) []pollOutcome {
-	defer func() {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		if err := e.store.ReleaseHost(rctx, host, e.opts.Owner); err != nil {
-			e.log.Warn("engine: releasing host failed", "host", host, "error", err)
-		}
-	}()
-	feeds, err := e.store.DueFeeds(ctx, host, e.opts.Now(), false)
-	if err != nil {
-		e.log.Error("engine: listing due feeds failed", "host", host, "error", err)
-		return nil
+func (e *Engine) release(ctx context.Context, host string) {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := e.store.ReleaseHost(rctx, host, e.opts.Owner); err != nil {
+		e.log.Warn("engine: releasing host failed", "host", host, "error", err)
 	}
-	var outcomes []pollOutcome
-	for _, f := range feeds {
-		if ctx.Err() != nil {
-			break
-		}
-		ok, err := e.store.RenewHostLease(ctx, host, e.opts.Owner, e.opts.Now().Add(e.opts.HostLease))
-		if err != nil || !ok {
-			e.log.Warn("engine: lost host lease", "host", host, "error", err)
-			break
-		}
-		outcomes = append(outcomes, e.pollFeed(ctx, f))
+}
+
+// hostLease is a host this worker holds, and when its lease was last
+// extended.
+type hostLease struct {
+	host    string
+	renewed time.Time
+}
+
+// keepLease extends the lease once a quarter of it has passed, so that each
+// request starts with at least three quarters of a lease ahead, without a
+// write before every feed. False when the lease was lost (it ran out and
+// another worker took the host): the worker must stop touching the host.
+func (e *Engine) keepLease(ctx context.Context, l *hostLease) bool {
+	now := e.opts.Now()
+	if now.Sub(l.renewed) < e.opts.HostLease/4 {
+		return true
 	}
-	return outcomes
+	ok, err := e.store.RenewHostLease(ctx, l.host, e.opts.Owner, now.Add(e.opts.HostLease))
+	if err != nil || !ok {
+		if ctx.Err() == nil {
+			e.metrics.leaseConflict()
+			e.log.Warn("engine: lost host lease", "host", l.host, "error", err)
+		}
+		return false
+	}
+	l.renewed = now
+	return true
 }

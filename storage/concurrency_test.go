@@ -56,7 +56,7 @@ func seedHosts(t *testing.T, st *storage.Store, n int) int64 {
 func claimLoop(ctx context.Context, st *storage.Store, owner string, holders hostHolders, feedID int64) (int, error) {
 	held := 0
 	for range claimRounds {
-		hosts, err := st.ClaimDueHosts(ctx, owner, time.Now(), time.Minute, 2, false)
+		hosts, err := st.ClaimDueHosts(ctx, owner, time.Now(), time.Minute, 2, time.Time{})
 		if err != nil {
 			return held, err
 		}

@@ -19,6 +19,10 @@ type dialect struct {
 	// unique key, leaving RowsAffected = 0 for them.
 	insertIgnore string
 
+	// updateIgnore starts an UPDATE that leaves alone the rows whose new
+	// values would violate a unique key.
+	updateIgnore string
+
 	// lockSkip ends a SELECT whose rows are about to be leased. MySQL locks
 	// them and lets a concurrent claimer skip to other rows; SQLite needs
 	// nothing because the IMMEDIATE transaction already excludes all other
@@ -33,6 +37,7 @@ var (
 	mysqlDialect = dialect{
 		name:         "mysql",
 		insertIgnore: "INSERT IGNORE INTO",
+		updateIgnore: "UPDATE IGNORE",
 		lockSkip:     " FOR UPDATE SKIP LOCKED",
 		// READ COMMITTED takes no gap locks, which keeps concurrent claims and
 		// imports from deadlocking on index ranges.
@@ -41,6 +46,7 @@ var (
 	sqliteDialect = dialect{
 		name:         "sqlite",
 		insertIgnore: "INSERT OR IGNORE INTO",
+		updateIgnore: "UPDATE OR IGNORE",
 		lockSkip:     "",
 		// The DSN sets _txlock=immediate, so a plain BeginTx is BEGIN IMMEDIATE.
 		writeTx: nil,

@@ -45,13 +45,36 @@ func (s *Store) CountEntries(ctx context.Context, feedID int64) (int, error) {
 	return n, nil
 }
 
+// KnownIdentities reports which of the identity hashes the feed remembers.
+func (s *Store) KnownIdentities(ctx context.Context, feedID int64, hashes []string) (map[string]bool, error) {
+	records := make([]EntryRecord, len(hashes))
+	for i, h := range hashes {
+		records[i].IdentityHash = h
+	}
+	known, err := knownEntries(ctx, s.db, feedID, records)
+	if err != nil {
+		return nil, fmt.Errorf("storage: known identities: %w", err)
+	}
+	out := make(map[string]bool, len(known))
+	for h := range known {
+		out[h] = true
+	}
+	return out, nil
+}
+
 // PruneEntries forgets entries last seen before cutoff that have no
 // undelivered (pending or sending) outbox row; it returns how many went.
-// Their delivered and failed outbox rows go with them.
+// Their delivered and failed outbox rows go with them. The entries of a
+// feed's latest listing (its greatest last_seen_at) are never forgotten: a
+// feed that has answered "not modified" for months still lists them.
 func (s *Store) PruneEntries(ctx context.Context, cutoff time.Time) (int64, error) {
-	res, err := s.db.ExecContext(ctx, `DELETE FROM entries WHERE last_seen_at < ?
-		AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.entry_id = entries.id AND o.state IN (?, ?))`,
-		cutoff.UnixMilli(), StatePending, StateSending)
+	// The doomed ids are collected in a derived table, which MySQL needs
+	// to delete from the table it reads.
+	res, err := s.db.ExecContext(ctx, `DELETE FROM entries WHERE id IN (SELECT id FROM (
+		SELECT e.id FROM entries e WHERE e.last_seen_at < ?
+		AND e.last_seen_at < (SELECT MAX(l.last_seen_at) FROM entries l WHERE l.feed_id = e.feed_id)
+		AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.entry_id = e.id AND o.state IN (?, ?))
+		) doomed)`, cutoff.UnixMilli(), StatePending, StateSending)
 	if err != nil {
 		return 0, fmt.Errorf("storage: prune entries: %w", err)
 	}

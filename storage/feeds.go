@@ -14,44 +14,63 @@ import (
 // is due at nextPoll.
 func (s *Store) EnsureFeed(ctx context.Context, url, host string, nextPoll time.Time) (f Feed, created bool, err error) {
 	err = s.inTx(ctx, "ensure feed", func(tx *sql.Tx) error {
-		created = false
-		if _, err := tx.ExecContext(ctx, s.d.insertIgnore+" hosts (host) VALUES (?)", host); err != nil {
-			return fmt.Errorf("insert host: %w", err)
-		}
-		res, err := tx.ExecContext(ctx, s.d.insertIgnore+` feeds
-			(url, url_hash, host, title, site_url, etag, last_modified, next_poll_reason, last_error,
-			 skip_hours, skip_days, disabled_reason, pending_page_url, hub_url, self_url, user_agent, headers,
-			 next_poll_at, created_at)
-			VALUES (?, ?, ?, '', '', '', '', '', '', '', '', '', '', '', '', '', '', ?, ?)`,
-			url, urlHash(url), host, msOf(nextPoll), time.Now().UnixMilli())
-		if err != nil {
-			return fmt.Errorf("insert feed: %w", err)
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
-		created = n == 1
-		if !created {
-			_, err := tx.ExecContext(ctx, `UPDATE feeds SET disabled_at = NULL, disabled_reason = '',
-				consecutive_errors = 0, failing_since = NULL, next_poll_at = ?
-				WHERE url_hash = ? AND disabled_at IS NOT NULL`, msOf(nextPoll), urlHash(url))
-			if err != nil {
-				return fmt.Errorf("enable feed: %w", err)
-			}
-		}
-		f, err = feedByURL(ctx, tx, url)
+		f, created, err = s.ensureFeed(ctx, tx, url, host, nextPoll)
 		return err
 	})
 	return f, created, err
 }
 
+// ensureFeed is EnsureFeed inside tx.
+func (s *Store) ensureFeed(ctx context.Context, tx *sql.Tx, url, host string, nextPoll time.Time) (Feed, bool, error) {
+	if err := s.ensureHost(ctx, tx, host); err != nil {
+		return Feed{}, false, err
+	}
+	res, err := tx.ExecContext(ctx, s.d.insertIgnore+` feeds
+		(url, url_hash, host, title, site_url, etag, last_modified, next_poll_reason, last_error,
+		 skip_hours, skip_days, disabled_reason, pending_page_url, hub_url, self_url, user_agent, headers,
+		 next_poll_at, created_at)
+		VALUES (?, ?, ?, '', '', '', '', '', '', '', '', '', '', '', '', '', '', ?, ?)`,
+		url, urlHash(url), host, msOf(nextPoll), time.Now().UnixMilli())
+	if err != nil {
+		return Feed{}, false, fmt.Errorf("insert feed: %w", err)
+	}
+	created, err := affectedOne(res)
+	if err != nil {
+		return Feed{}, false, err
+	}
+	if !created {
+		if err := enableFeed(ctx, tx, "url_hash = ?", urlHash(url), nextPoll); err != nil {
+			return Feed{}, false, err
+		}
+	}
+	f, err := feedByURL(ctx, tx, url)
+	return f, created, err
+}
+
+// ensureHost makes sure host has a hosts row to lease.
+func (s *Store) ensureHost(ctx context.Context, q querier, host string) error {
+	if _, err := q.ExecContext(ctx, s.d.insertIgnore+" hosts (host) VALUES (?)", host); err != nil {
+		return fmt.Errorf("insert host: %w", err)
+	}
+	return nil
+}
+
+// enableFeed clears a disabled feed's disabled state and failure streak and
+// makes it due at nextPoll; an enabled feed is left alone. where selects
+// the feed.
+func enableFeed(ctx context.Context, q querier, where string, key any, nextPoll time.Time) error {
+	_, err := q.ExecContext(ctx, `UPDATE feeds SET disabled_at = NULL, disabled_reason = '',
+		consecutive_errors = 0, failing_since = NULL, next_poll_at = ?
+		WHERE `+where+` AND disabled_at IS NOT NULL`, msOf(nextPoll), key)
+	if err != nil {
+		return fmt.Errorf("enable feed: %w", err)
+	}
+	return nil
+}
+
 // FeedByID returns a feed or ErrNotFound.
 func (s *Store) FeedByID(ctx context.Context, id int64) (Feed, error) {
-	f, err := scanFeed(s.db.QueryRowContext(ctx, "SELECT "+feedColumns+" FROM feeds WHERE id = ?", id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Feed{}, fmt.Errorf("storage: feed by id: %w", notFound("feed", id))
-	}
+	f, err := feedByID(ctx, s.db, id)
 	if err != nil {
 		return Feed{}, fmt.Errorf("storage: feed by id: %w", err)
 	}

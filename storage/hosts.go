@@ -8,31 +8,36 @@ import (
 )
 
 // feedIsDue is the condition on feeds f for "enabled, subscribed and due at
-// ?" (a feed never scheduled is due). dueAll drops the time condition.
+// ?" (a feed never scheduled is due). feedIsDueOrStale adds "or not polled
+// since ?", the cutoff of a forced round (`rssbot poll --all`).
 const (
 	feedIsDue = `f.disabled_at IS NULL AND (f.next_poll_at IS NULL OR f.next_poll_at <= ?)
 		AND EXISTS (SELECT 1 FROM subscriptions s WHERE s.feed_id = f.id)`
-	feedIsDueAll = `f.disabled_at IS NULL
+	feedIsDueOrStale = `f.disabled_at IS NULL
+		AND (f.next_poll_at IS NULL OR f.next_poll_at <= ? OR f.last_poll_at IS NULL OR f.last_poll_at < ?)
 		AND EXISTS (SELECT 1 FROM subscriptions s WHERE s.feed_id = f.id)`
 )
 
-// dueCondition returns the feed condition and its arguments.
-func dueCondition(now time.Time, all bool) (string, []any) {
-	if all {
-		return feedIsDueAll, nil
+// dueCondition returns the feed condition and its arguments. A zero
+// notPolledSince means "due by schedule only".
+func dueCondition(now, notPolledSince time.Time) (string, []any) {
+	if notPolledSince.IsZero() {
+		return feedIsDue, []any{now.UnixMilli()}
 	}
-	return feedIsDue, []any{now.UnixMilli()}
+	return feedIsDueOrStale, []any{now.UnixMilli(), notPolledSince.UnixMilli()}
 }
 
 // ClaimDueHosts leases up to limit hosts that have a due, enabled feed with at
 // least one subscription and no live lease (MySQL: FOR UPDATE SKIP LOCKED;
-// SQLite: one IMMEDIATE transaction). With all=true every enabled feed counts
-// as due. Hosts come back in name order.
-func (s *Store) ClaimDueHosts(ctx context.Context, owner string, now time.Time, leaseFor time.Duration, limit int, all bool) ([]string, error) {
+// SQLite: one IMMEDIATE transaction). When notPolledSince is not zero, a feed
+// that has not been polled since then counts as due too: a forced round over
+// every enabled feed that ends once each was polled. Hosts come back in name
+// order.
+func (s *Store) ClaimDueHosts(ctx context.Context, owner string, now time.Time, leaseFor time.Duration, limit int, notPolledSince time.Time) ([]string, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
-	cond, condArgs := dueCondition(now, all)
+	cond, condArgs := dueCondition(now, notPolledSince)
 	nowMS, until := now.UnixMilli(), now.Add(leaseFor).UnixMilli()
 	var claimed []string
 	err := s.inTx(ctx, "claim due hosts", func(tx *sql.Tx) error {
@@ -79,6 +84,41 @@ func (s *Store) ClaimDueHosts(ctx context.Context, owner string, now time.Time, 
 	return claimed, nil
 }
 
+// ClaimHost leases one given host to owner until now+leaseFor, whether or
+// not it has due feeds (a manual "poll now"); false when another owner
+// holds a live lease. Owner's own live lease is extended.
+func (s *Store) ClaimHost(ctx context.Context, host, owner string, now time.Time, leaseFor time.Duration) (bool, error) {
+	var ok bool
+	err := s.inTx(ctx, "claim host", func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.d.insertIgnore+" hosts (host) VALUES (?)", host); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE hosts SET lease_owner = ?, lease_until = ?
+			WHERE host = ? AND (lease_until IS NULL OR lease_until <= ? OR lease_owner = ?)`,
+			owner, now.Add(leaseFor).UnixMilli(), host, now.UnixMilli(), owner)
+		if err != nil {
+			return err
+		}
+		ok, err = affectedOne(res)
+		return err
+	})
+	if err != nil {
+		return false, err
+	}
+	return ok, nil
+}
+
+// CountDueFeeds counts the enabled, subscribed feeds due at now: the
+// poller's backlog.
+func (s *Store) CountDueFeeds(ctx context.Context, now time.Time) (int, error) {
+	cond, args := dueCondition(now, time.Time{})
+	var n int
+	if err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM feeds f WHERE "+cond, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("storage: count due feeds: %w", err)
+	}
+	return n, nil
+}
+
 // RenewHostLease extends owner's lease on host; false when owner lost it.
 func (s *Store) RenewHostLease(ctx context.Context, host, owner string, until time.Time) (bool, error) {
 	res, err := s.db.ExecContext(ctx, "UPDATE hosts SET lease_until = ? WHERE host = ? AND lease_owner = ?",
@@ -105,10 +145,10 @@ func (s *Store) ReleaseHost(ctx context.Context, host, owner string) error {
 }
 
 // DueFeeds lists the host's enabled, subscribed feeds with next_poll_at <= now
-// (all=true: every enabled, subscribed feed), by next_poll_at (never
-// scheduled first), then id.
-func (s *Store) DueFeeds(ctx context.Context, host string, now time.Time, all bool) ([]Feed, error) {
-	cond, condArgs := dueCondition(now, all)
+// (and, when notPolledSince is not zero, those not polled since then), by
+// next_poll_at (never scheduled first), then id.
+func (s *Store) DueFeeds(ctx context.Context, host string, now, notPolledSince time.Time) ([]Feed, error) {
+	cond, condArgs := dueCondition(now, notPolledSince)
 	feeds, err := queryFeeds(ctx, s.db, "SELECT "+feedColumns+" FROM feeds f WHERE f.host = ? AND "+cond+
 		" ORDER BY f.next_poll_at, f.id", append([]any{host}, condArgs...)...)
 	if err != nil {

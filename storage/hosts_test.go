@@ -32,19 +32,19 @@ func TestClaimDueHosts(t *testing.T) {
 		}
 
 		tests := []struct {
-			name  string
-			owner string
-			now   time.Time
-			all   bool
-			want  []string
+			name           string
+			owner          string
+			now            time.Time
+			notPolledSince time.Time
+			want           []string
 		}{
-			{"only the due, enabled, subscribed host", "a", t0, false, []string{"due.example"}},
-			{"a live lease hides the host from others", "b", t0.Add(time.Second), false, nil},
-			{"all=true ignores next_poll_at", "b", t0.Add(time.Second), true, []string{"later.example"}},
-			{"an expired lease can be claimed", "c", t0.Add(2 * time.Minute), false, []string{"due.example"}},
+			{"only the due, enabled, subscribed host", "a", t0, time.Time{}, []string{"due.example"}},
+			{"a live lease hides the host from others", "b", t0.Add(time.Second), time.Time{}, nil},
+			{"a cutoff adds feeds never polled", "b", t0.Add(time.Second), t0, []string{"later.example"}},
+			{"an expired lease can be claimed", "c", t0.Add(2 * time.Minute), time.Time{}, []string{"due.example"}},
 		}
 		for _, tt := range tests {
-			got, err := st.ClaimDueHosts(ctx, tt.owner, tt.now, time.Minute, 10, tt.all)
+			got, err := st.ClaimDueHosts(ctx, tt.owner, tt.now, time.Minute, 10, tt.notPolledSince)
 			if err != nil {
 				t.Fatalf("%s: %v", tt.name, err)
 			}
@@ -64,13 +64,13 @@ func TestClaimDueHosts(t *testing.T) {
 		if err := st.ReleaseHost(ctx, "due.example", "a"); err != nil {
 			t.Fatal(err)
 		}
-		if got, err := st.ClaimDueHosts(ctx, "d", t0.Add(30*time.Minute), time.Minute, 10, false); err != nil || len(got) != 0 {
+		if got, err := st.ClaimDueHosts(ctx, "d", t0.Add(30*time.Minute), time.Minute, 10, time.Time{}); err != nil || len(got) != 0 {
 			t.Fatalf("claim during renewed lease = %v, %v; want none", got, err)
 		}
 		if err := st.ReleaseHost(ctx, "due.example", "c"); err != nil {
 			t.Fatal(err)
 		}
-		if got, err := st.ClaimDueHosts(ctx, "d", t0.Add(30*time.Minute), time.Minute, 10, false); err != nil || !slices.Equal(got, []string{"due.example"}) {
+		if got, err := st.ClaimDueHosts(ctx, "d", t0.Add(30*time.Minute), time.Minute, 10, time.Time{}); err != nil || !slices.Equal(got, []string{"due.example"}) {
 			t.Fatalf("claim after release = %v, %v; want due.example", got, err)
 		}
 	})
@@ -84,15 +84,15 @@ func TestClaimDueHostsLimit(t *testing.T) {
 			mustSub(t, st, f.ID, 1)
 		}
 		ctx := ctxT(t)
-		first, err := st.ClaimDueHosts(ctx, "w1", t0, time.Minute, 2, false)
+		first, err := st.ClaimDueHosts(ctx, "w1", t0, time.Minute, 2, time.Time{})
 		if err != nil || !slices.Equal(first, []string{"a.example", "b.example"}) {
 			t.Fatalf("first claim = %v, %v", first, err)
 		}
-		second, err := st.ClaimDueHosts(ctx, "w2", t0, time.Minute, 2, false)
+		second, err := st.ClaimDueHosts(ctx, "w2", t0, time.Minute, 2, time.Time{})
 		if err != nil || !slices.Equal(second, []string{"c.example"}) {
 			t.Fatalf("second claim = %v, %v", second, err)
 		}
-		if got, err := st.ClaimDueHosts(ctx, "w3", t0, time.Minute, 0, false); err != nil || got != nil {
+		if got, err := st.ClaimDueHosts(ctx, "w3", t0, time.Minute, 0, time.Time{}); err != nil || got != nil {
 			t.Fatalf("limit 0 = %v, %v", got, err)
 		}
 	})
@@ -130,13 +130,26 @@ func TestDueFeeds(t *testing.T) {
 			}
 			return out
 		}
-		got, err := st.DueFeeds(ctx, "h.example", t0, false)
+		got, err := st.DueFeeds(ctx, "h.example", t0, time.Time{})
 		if err != nil || !slices.Equal(ids(got), []int64{never.ID, early.ID, late.ID}) {
 			t.Fatalf("DueFeeds = %v, %v; want never-scheduled, then by next_poll_at", ids(got), err)
 		}
-		got, err = st.DueFeeds(ctx, "h.example", t0, true)
+		got, err = st.DueFeeds(ctx, "h.example", t0, t0)
 		if err != nil || !slices.Equal(ids(got), []int64{never.ID, early.ID, late.ID, future.ID}) {
-			t.Fatalf("DueFeeds(all) = %v, %v", ids(got), err)
+			t.Fatalf("DueFeeds(cutoff) = %v, %v", ids(got), err)
+		}
+		// A forced round ends for a feed once it was polled after the cutoff.
+		future.LastPollAt = t0.Add(time.Second)
+		if err := st.SaveFeed(ctx, future); err != nil {
+			t.Fatal(err)
+		}
+		got, err = st.DueFeeds(ctx, "h.example", t0, t0)
+		if err != nil || !slices.Equal(ids(got), []int64{never.ID, early.ID, late.ID}) {
+			t.Fatalf("DueFeeds(cutoff) after polling = %v, %v", ids(got), err)
+		}
+		n, err := st.CountDueFeeds(ctx, t0)
+		if err != nil || n != 4 { // never, early, late on h.example and other.example
+			t.Fatalf("CountDueFeeds = %d, %v; want 4", n, err)
 		}
 	})
 }
@@ -178,6 +191,38 @@ func TestNamedLeases(t *testing.T) {
 		// Names are independent.
 		if ok, err := st.AcquireLease(ctx, "other", "b", t0.Add(60*time.Second), 30*time.Second); err != nil || !ok {
 			t.Fatalf("another name = %v, %v", ok, err)
+		}
+	})
+}
+
+func TestClaimHost(t *testing.T) {
+	storagetest.Each(t, func(t *testing.T, url string) {
+		st := storagetest.Open(t, url)
+		ctx := ctxT(t)
+		steps := []struct {
+			name  string
+			owner string
+			now   time.Time
+			want  bool
+		}{
+			{"a host without a row is created and claimed", "a", t0, true},
+			{"another owner waits for a live lease", "b", t0.Add(10 * time.Second), false},
+			{"the owner extends its own lease", "a", t0.Add(50 * time.Second), true},
+			{"still held after the first lease would have ended", "b", t0.Add(70 * time.Second), false},
+			{"an expired lease can be taken", "b", t0.Add(111 * time.Second), true},
+		}
+		for _, s := range steps {
+			ok, err := st.ClaimHost(ctx, "manual.example", s.owner, s.now, time.Minute)
+			if err != nil || ok != s.want {
+				t.Fatalf("%s: ClaimHost(%s) = %v, %v; want %v", s.name, s.owner, ok, err, s.want)
+			}
+		}
+		// A host claimed by hand is hidden from the due claim too.
+		f := mustFeed(t, st, "https://manual.example/rss", "manual.example")
+		mustSub(t, st, f.ID, 1)
+		got, err := st.ClaimDueHosts(ctx, "c", t0.Add(112*time.Second), time.Minute, 10, time.Time{})
+		if err != nil || len(got) != 0 {
+			t.Fatalf("ClaimDueHosts during a manual claim = %v, %v; want none", got, err)
 		}
 	})
 }

@@ -13,21 +13,26 @@ func (s *Store) AddNotice(ctx context.Context, n Notice) (int64, error) {
 	if n.CreatedAt.IsZero() {
 		n.CreatedAt = time.Now()
 	}
-	res, err := s.db.ExecContext(ctx, `INSERT INTO notices
-		(chat_id, feed_id, kind, text, state, attempts, next_attempt_at, last_error, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, 0, ?, '', ?, ?)`,
-		n.ChatID, idOrNull(n.FeedID), n.Kind, n.Text, StatePending, msOf(n.NextAttemptAt), msOf(n.CreatedAt), msOf(n.CreatedAt))
+	id, err := insertNotice(ctx, s.db, n)
 	if err != nil && s.d.isMissingParent(err) {
 		err = fmt.Errorf("%w: %w", notFound("feed", n.FeedID), err)
 	}
 	if err != nil {
 		return 0, fmt.Errorf("storage: add notice: %w", err)
 	}
-	id, err := res.LastInsertId()
-	if err != nil {
-		return 0, fmt.Errorf("storage: add notice: %w", err)
-	}
 	return id, nil
+}
+
+// insertNotice stores a pending notice and returns its id.
+func insertNotice(ctx context.Context, q querier, n Notice) (int64, error) {
+	res, err := q.ExecContext(ctx, `INSERT INTO notices
+		(chat_id, feed_id, kind, text, state, attempts, next_attempt_at, last_error, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, 0, ?, '', ?, ?)`,
+		n.ChatID, idOrNull(n.FeedID), n.Kind, n.Text, StatePending, msOf(n.NextAttemptAt), msOf(n.CreatedAt), msOf(n.CreatedAt))
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
 }
 
 const noticeColumns = `o.id, o.chat_id, o.feed_id, o.kind, o.text, o.state, o.attempts, o.next_attempt_at,

@@ -19,7 +19,7 @@ func TestMySQLDSNForcesSettings(t *testing.T) {
 		wantNet  string
 		wantAddr string
 	}{
-		{"tcp with contrary params", "u:p%40ss@tcp(db.example:3307)/rss?parseTime=false&multiStatements=false&clientFoundRows=false&charset=latin1", "tcp", "db.example:3307"},
+		{"tcp with contrary params", "u:p%40ss@tcp(db.example:3307)/rss?parseTime=false&multiStatements=false&clientFoundRows=false&interpolateParams=false&charset=latin1", "tcp", "db.example:3307"},
 		{"unix socket", "rssbot@unix(/run/mysqld/mysqld.sock)/rssbot", "unix", "/run/mysqld/mysqld.sock"},
 	}
 	for _, tt := range tests {
@@ -32,8 +32,9 @@ func TestMySQLDSNForcesSettings(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ParseDSN(%q): %v", dsn, err)
 			}
-			if !cfg.ParseTime || !cfg.MultiStatements || !cfg.ClientFoundRows {
-				t.Errorf("parseTime=%v multiStatements=%v clientFoundRows=%v; want all true", cfg.ParseTime, cfg.MultiStatements, cfg.ClientFoundRows)
+			if !cfg.ParseTime || !cfg.MultiStatements || !cfg.ClientFoundRows || !cfg.InterpolateParams {
+				t.Errorf("parseTime=%v multiStatements=%v clientFoundRows=%v interpolateParams=%v; want all true",
+					cfg.ParseTime, cfg.MultiStatements, cfg.ClientFoundRows, cfg.InterpolateParams)
 			}
 			if cfg.Collation != "utf8mb4_unicode_ci" || !strings.Contains(dsn, "charset=utf8mb4") {
 				t.Errorf("dsn %q: collation %q; want utf8mb4", dsn, cfg.Collation)

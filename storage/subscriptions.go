@@ -55,39 +55,45 @@ func (s *Store) Subscribe(ctx context.Context, sub Subscription) (Subscription, 
 		created bool
 	)
 	err := s.inTx(ctx, "subscribe", func(tx *sql.Tx) error {
-		if err := s.ensureChat(ctx, tx, sub.ChatID); err != nil {
-			return fmt.Errorf("ensure chat: %w", err)
-		}
-		res, err := tx.ExecContext(ctx, s.d.insertIgnore+` subscriptions
-			(feed_id, chat_id, topic_id, paused, paused_reason, silent, media_mode, split, template, backfill, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			sub.FeedID, sub.ChatID, sub.TopicID, sub.Paused, sub.PausedReason, sub.Silent,
-			sub.MediaMode, sub.Split, sub.Template, sub.Backfill, msOf(sub.CreatedAt))
-		if err != nil && s.d.isMissingParent(err) {
-			return fmt.Errorf("%w: %w", notFound("feed", sub.FeedID), err)
-		}
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
-		created = n == 1
-		out, err = scanSubscription(tx.QueryRowContext(ctx, "SELECT "+subscriptionColumns+
-			" FROM subscriptions s WHERE s.feed_id = ? AND s.chat_id = ? AND s.topic_id = ?",
-			sub.FeedID, sub.ChatID, sub.TopicID))
-		if errors.Is(err, sql.ErrNoRows) {
-			// INSERT IGNORE also skips a row whose feed vanished (MySQL
-			// turns the foreign key error into a warning).
-			return notFound("feed", sub.FeedID)
-		}
+		var err error
+		out, created, err = s.subscribe(ctx, tx, sub)
 		return err
 	})
 	if err != nil {
 		return Subscription{}, false, err
 	}
 	return out, created, nil
+}
+
+// subscribe is Subscribe inside tx, for a subscription with its defaults set.
+func (s *Store) subscribe(ctx context.Context, tx *sql.Tx, sub Subscription) (Subscription, bool, error) {
+	if err := s.ensureChat(ctx, tx, sub.ChatID); err != nil {
+		return Subscription{}, false, fmt.Errorf("ensure chat: %w", err)
+	}
+	res, err := tx.ExecContext(ctx, s.d.insertIgnore+` subscriptions
+		(feed_id, chat_id, topic_id, paused, paused_reason, silent, media_mode, split, template, backfill, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		sub.FeedID, sub.ChatID, sub.TopicID, sub.Paused, sub.PausedReason, sub.Silent,
+		sub.MediaMode, sub.Split, sub.Template, sub.Backfill, msOf(sub.CreatedAt))
+	if err != nil && s.d.isMissingParent(err) {
+		return Subscription{}, false, fmt.Errorf("%w: %w", notFound("feed", sub.FeedID), err)
+	}
+	if err != nil {
+		return Subscription{}, false, err
+	}
+	created, err := affectedOne(res)
+	if err != nil {
+		return Subscription{}, false, err
+	}
+	out, err := scanSubscription(tx.QueryRowContext(ctx, "SELECT "+subscriptionColumns+
+		" FROM subscriptions s WHERE s.feed_id = ? AND s.chat_id = ? AND s.topic_id = ?",
+		sub.FeedID, sub.ChatID, sub.TopicID))
+	if errors.Is(err, sql.ErrNoRows) {
+		// INSERT IGNORE also skips a row whose feed vanished (MySQL
+		// turns the foreign key error into a warning).
+		return Subscription{}, false, notFound("feed", sub.FeedID)
+	}
+	return out, created, err
 }
 
 // SubscriptionByID returns a subscription or ErrNotFound.
@@ -127,6 +133,42 @@ func (s *Store) UpdateSubscription(ctx context.Context, sub Subscription) error 
 	return nil
 }
 
+// SetPaused pauses or resumes one subscription (ErrNotFound if missing). A
+// paused subscription gets no outbox rows: what its feed lists meanwhile
+// counts as seen.
+func (s *Store) SetPaused(ctx context.Context, subscriptionID int64, paused bool, reason string) error {
+	if !paused {
+		reason = ""
+	}
+	res, err := s.db.ExecContext(ctx, "UPDATE subscriptions SET paused = ?, paused_reason = ? WHERE id = ?",
+		paused, reason, subscriptionID)
+	if err == nil {
+		err = mustAffect(res, "subscription", subscriptionID)
+	}
+	if err != nil {
+		return fmt.Errorf("storage: set paused: %w", err)
+	}
+	return nil
+}
+
+// SetChatPaused pauses or resumes every subscription of a chat (all
+// topics) and returns how many there are.
+func (s *Store) SetChatPaused(ctx context.Context, chatID int64, paused bool, reason string) (int, error) {
+	if !paused {
+		reason = ""
+	}
+	res, err := s.db.ExecContext(ctx, "UPDATE subscriptions SET paused = ?, paused_reason = ? WHERE chat_id = ?",
+		paused, reason, chatID)
+	if err != nil {
+		return 0, fmt.Errorf("storage: set chat paused: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("storage: set chat paused: %w", err)
+	}
+	return int(n), nil
+}
+
 // Unsubscribe deletes a subscription and its outbox rows (ErrNotFound if
 // missing). When the feed has no subscriptions left it is deleted too
 // (feedDeleted), with its entries.
@@ -156,7 +198,7 @@ func (s *Store) Unsubscribe(ctx context.Context, id int64) (feedDeleted bool, er
 	return feedDeleted, err
 }
 
-const subscriptionViewQuery = "SELECT " + subscriptionColumns + `, f.url, f.title, f.disabled_at, f.last_error
+const subscriptionViewQuery = "SELECT " + subscriptionColumns + `, f.url, f.title, f.site_url, f.disabled_at, f.last_error
 	FROM subscriptions s JOIN feeds f ON f.id = s.feed_id`
 
 func querySubscriptionViews(ctx context.Context, q querier, where string, args ...any) ([]SubscriptionView, error) {
@@ -172,7 +214,7 @@ func querySubscriptionViews(ctx context.Context, q querier, where string, args .
 			disabled sql.NullInt64
 		)
 		dest, done := subscriptionDest(&v.Subscription)
-		if err := rows.Scan(append(dest, &v.FeedURL, &v.FeedTitle, &disabled, &v.FeedLastError)...); err != nil {
+		if err := rows.Scan(append(dest, &v.FeedURL, &v.FeedTitle, &v.FeedSiteURL, &disabled, &v.FeedLastError)...); err != nil {
 			return nil, err
 		}
 		done()

@@ -89,6 +89,7 @@ type SubscriptionView struct {
 	Subscription
 	FeedURL        string
 	FeedTitle      string
+	FeedSiteURL    string
 	FeedDisabledAt time.Time
 	FeedLastError  string
 }
@@ -188,9 +189,20 @@ type Activity struct {
 	ID     int64
 	FeedID int64
 	At     time.Time
-	Kind   string // poll, not_modified, imported, error, rate_limited, moved, disabled
+	Kind   string // one of the Activity* kinds
 	Detail string
 }
+
+// Activity kinds.
+const (
+	ActivityPoll        = "poll" // a poll started
+	ActivityNotModified = "not_modified"
+	ActivityImported    = "imported"
+	ActivityError       = "error"
+	ActivityRateLimited = "rate_limited"
+	ActivityMoved       = "moved"
+	ActivityDisabled    = "disabled"
+)
 
 // EntryRecord is one entry as listed by a poll, ready to be stored.
 type EntryRecord struct {
@@ -220,7 +232,17 @@ type ImportBatch struct {
 	// Accept decides whether a new entry goes to a subscription (filters).
 	// Pure policy; nil accepts everything. Paused subscriptions never get rows.
 	Accept func(sub Subscription, e EntryRecord) bool
-	Now    time.Time
+	// WithNew, when set, is the feed state saved instead of Feed when the
+	// import stored at least one new entry (the schedule resets its
+	// slow-down on news, which only the transaction can tell).
+	WithNew *Feed
+	// Log, when set, is called inside the transaction with the import's
+	// result; the activity lines (FeedID 0 = this feed, At zero = Now) and
+	// notices it returns are stored in the same transaction, so a poll's
+	// log and notices exist exactly when its outcome does. It may run more
+	// than once (a retried transaction) and must not keep state.
+	Log func(ImportResult) ([]Activity, []Notice)
+	Now time.Time
 }
 
 // ImportResult counts what an import did.

@@ -109,7 +109,8 @@ func Next(s Settings, st State, p Poll) Decision {
 
 	wait, reason := normalInterval(s, d.State)
 	if p.Outcome == Failure {
-		if b := backoff(s, d.State.ConsecutiveErrors); b > wait {
+		// On a tie the failure is the reason worth showing.
+		if b := backoff(s, d.State.ConsecutiveErrors); b >= wait {
 			wait, reason = b, ReasonBackoff
 		}
 	}
