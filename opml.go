@@ -117,14 +117,9 @@ func parseTarget(s string, adminID int64) (chatID, topicID int64, err error) {
 }
 
 func opmlExport(ctx context.Context, e env) int {
-	cfg, code := loadConfig(e)
+	cfg, store, code := openFromEnv(ctx, e)
 	if code != 0 {
 		return code
-	}
-	store, err := openStore(ctx, cfg)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "rssbot: %v\n", err)
-		return 1
 	}
 	defer store.Close()
 	if err := newEngine(store, cfg, cfg.Logger(e.stderr), nil).ExportOPML(ctx, e.stdout, 0); err != nil {

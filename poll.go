@@ -22,14 +22,9 @@ func pollCmd(ctx context.Context, args []string, e env) int {
 		fmt.Fprintln(e.stderr, "usage: rssbot poll [--all]")
 		return 2
 	}
-	cfg, code := loadConfig(e)
+	cfg, store, code := openFromEnv(ctx, e)
 	if code != 0 {
 		return code
-	}
-	store, err := openStore(ctx, cfg)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "rssbot: %v\n", err)
-		return 1
 	}
 	defer store.Close()
 	eng := newEngine(store, cfg, cfg.Logger(e.stderr), nil)

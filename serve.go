@@ -48,15 +48,25 @@ func openStore(ctx context.Context, cfg config.Config) (*storage.Store, error) {
 	return store, nil
 }
 
-func migrate(ctx context.Context, e env) int {
+// openFromEnv loads the settings and opens the migrated database; on
+// failure it says why and returns the exit code.
+func openFromEnv(ctx context.Context, e env) (config.Config, *storage.Store, int) {
 	cfg, code := loadConfig(e)
 	if code != 0 {
-		return code
+		return cfg, nil, code
 	}
 	store, err := openStore(ctx, cfg)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "rssbot: %v\n", err)
-		return 1
+		return cfg, nil, 1
+	}
+	return cfg, store, 0
+}
+
+func migrate(ctx context.Context, e env) int {
+	_, store, code := openFromEnv(ctx, e)
+	if code != 0 {
+		return code
 	}
 	defer store.Close()
 	fmt.Fprintln(e.stdout, "rssbot: database is up to date")
