@@ -37,6 +37,10 @@ func parseCommand(text string) (name string, args []string, ok bool) {
 // onUpdate is the one handler: everything not from the admin is ignored
 // without a reply.
 func (b *Bot) onUpdate(ctx context.Context, _ *tgbot.Bot, u *models.Update) {
+	if u.MyChatMember != nil {
+		b.onMembership(ctx, u.MyChatMember)
+		return
+	}
 	m := u.Message
 	if m == nil || m.From == nil || m.From.ID != b.opts.AdminID {
 		return

@@ -6,16 +6,21 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 
 	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
 )
 
+// Catalog files are locales/<topic>.<language>.json: one file per topic
+// (commands, notices, delivery…) so parts of the bot can grow their texts
+// side by side.
+//
 //go:embed locales/*.json
 var locales embed.FS
 
-// Languages the catalogs cover; the first is the fallback.
-var Languages = []string{"en", "de"}
+// Languages returns the languages the catalogs cover; the first is the fallback.
+func Languages() []string { return []string{"en", "de"} }
 
 // Catalog is the loaded set of message catalogs.
 type Catalog struct {
@@ -26,9 +31,13 @@ type Catalog struct {
 func Load() (*Catalog, error) {
 	bundle := goi18n.NewBundle(language.English)
 	bundle.RegisterUnmarshalFunc("json", json.Unmarshal)
-	for _, lang := range Languages {
-		if _, err := bundle.LoadMessageFileFS(locales, "locales/"+lang+".json"); err != nil {
-			return nil, fmt.Errorf("i18n: loading %s: %w", lang, err)
+	files, err := fs.Glob(locales, "locales/*.json")
+	if err != nil {
+		return nil, fmt.Errorf("i18n: listing catalogs: %w", err)
+	}
+	for _, name := range files {
+		if _, err := bundle.LoadMessageFileFS(locales, name); err != nil {
+			return nil, fmt.Errorf("i18n: loading %s: %w", name, err)
 		}
 	}
 	return &Catalog{bundle: bundle}, nil

@@ -2,6 +2,9 @@ package i18n
 
 import (
 	"encoding/json"
+	"io/fs"
+	"path"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -9,23 +12,34 @@ import (
 
 // Every language must carry every message id of the fallback language.
 func TestCatalogsComplete(t *testing.T) {
+	files, err := fs.Glob(locales, "locales/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no catalogs: %v", err)
+	}
 	ids := map[string][]string{}
-	for _, lang := range Languages {
-		raw, err := locales.ReadFile("locales/" + lang + ".json")
+	for _, name := range files {
+		parts := strings.Split(path.Base(name), ".")
+		if len(parts) != 3 || !slices.Contains(Languages(), parts[1]) {
+			t.Errorf("%s: want locales/<topic>.<language>.json with a language of %v", name, Languages())
+			continue
+		}
+		raw, err := locales.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &m); err != nil {
-			t.Fatalf("%s: %v", lang, err)
+			t.Fatalf("%s: %v", name, err)
 		}
 		for id := range m {
-			ids[lang] = append(ids[lang], id)
+			ids[parts[1]] = append(ids[parts[1]], parts[0]+":"+id)
 		}
+	}
+	for _, lang := range Languages() {
 		sort.Strings(ids[lang])
 	}
 	want := strings.Join(ids["en"], ",")
-	for _, lang := range Languages {
+	for _, lang := range Languages() {
 		if got := strings.Join(ids[lang], ","); got != want {
 			t.Errorf("%s ids differ from en:\n got %s\nwant %s", lang, got, want)
 		}
