@@ -13,7 +13,6 @@ import (
 	"time"
 
 	tgbot "github.com/go-telegram/bot"
-	"github.com/go-telegram/bot/models"
 
 	"github.com/rssbot/rssbot/bot/deliver"
 	"github.com/rssbot/rssbot/bot/i18n"
@@ -58,6 +57,9 @@ type Bot struct {
 	deliver *deliver.Deliverer
 	msg     *i18n.Localizer
 	log     *slog.Logger
+	// tokens hold what inline buttons stand for (feed candidates), since
+	// callback data is limited to 64 bytes.
+	tokens *tokenStore
 }
 
 // New connects to the Bot API (getMe checks the token).
@@ -88,7 +90,7 @@ func New(opts Options) (*Bot, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bot{opts: opts, msg: catalog.For(opts.Language), log: opts.Logger}
+	b := &Bot{opts: opts, msg: catalog.For(opts.Language), log: opts.Logger, tokens: newTokenStore(tokenTTL, opts.Now)}
 	tgOpts := []tgbot.Option{
 		tgbot.WithDefaultHandler(b.onUpdate),
 		tgbot.WithHTTPClient(opts.PollTimeout+time.Second, &http.Client{Timeout: opts.PollTimeout + 15*time.Second}),
@@ -172,13 +174,7 @@ func (b *Bot) setup(ctx context.Context) {
 	if _, err := b.api.DeleteWebhook(ctx, &tgbot.DeleteWebhookParams{}); err != nil {
 		b.log.Warn("bot: deleteWebhook", "error", err)
 	}
-	cmds := []models.BotCommand{
-		{Command: "sub", Description: b.msg.T("cmd_sub", nil)},
-		{Command: "unsub", Description: b.msg.T("cmd_unsub", nil)},
-		{Command: "rss", Description: b.msg.T("cmd_rss", nil)},
-		{Command: "help", Description: b.msg.T("cmd_help", nil)},
-	}
-	if _, err := b.api.SetMyCommands(ctx, &tgbot.SetMyCommandsParams{Commands: cmds}); err != nil {
+	if _, err := b.api.SetMyCommands(ctx, &tgbot.SetMyCommandsParams{Commands: b.botCommands()}); err != nil {
 		b.log.Warn("bot: setMyCommands", "error", err)
 	}
 }

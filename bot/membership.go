@@ -6,8 +6,9 @@ import (
 	"github.com/go-telegram/bot/models"
 )
 
-// onMembership handles the bot being added to, or removed from, a chat.
-// Placeholder: the delivery-robustness work fills it in.
+// onMembership handles the bot being added to, removed from, muted in or
+// blocked in a chat (my_chat_member): delivery pauses the chat's
+// subscriptions, or resumes those it paused, and tells the admin.
 func (b *Bot) onMembership(ctx context.Context, u *models.ChatMemberUpdated) {
-	b.log.Info("bot: membership changed", "chat_id", u.Chat.ID)
+	b.deliver.OnMembership(ctx, u)
 }

@@ -2,6 +2,8 @@ package bot
 
 import (
 	"context"
+	"html"
+	"strings"
 
 	tgbot "github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
@@ -58,16 +60,44 @@ func (b *Bot) sendNotice(ctx context.Context, n storage.Notice) {
 
 // noticeText words a notice in the bot's language.
 func (b *Bot) noticeText(ctx context.Context, n storage.Notice) string {
+	id := "notice_" + n.Kind
+	if deliver.IsDeliveryNotice(n.Kind) {
+		if f, ok := deliver.DecodeNoticeFields(n.Text); ok {
+			if text := b.msg.N(id, f.Count, deliveryNoticeData(f)); text != id {
+				return text
+			}
+		}
+	}
 	url := ""
 	if n.FeedID != 0 {
 		if f, err := b.opts.Store.FeedByID(ctx, n.FeedID); err == nil {
 			url = f.URL
 		}
 	}
-	data := escapeAll(map[string]any{"URL": url, "Detail": n.Text})
-	id := "notice_" + n.Kind
+	data := escapeValues(map[string]any{"URL": url, "Detail": n.Text})
 	if text := b.msg.T(id, data); text != id {
 		return text
 	}
 	return b.msg.T("notice_unknown", data)
+}
+
+// deliveryNoticeData is the template data of a delivery notice, every
+// text HTML-escaped (chat titles and Telegram's words are not ours).
+func deliveryNoticeData(f deliver.NoticeFields) map[string]any {
+	return escapeValues(map[string]any{
+		"Chat": f.Chat, "Topic": f.Topic, "Reason": f.Reason, "Waiting": f.Waiting,
+		"From": f.From, "To": f.To, "Chats": strings.Join(f.Chats, ", "),
+	})
+}
+
+// escapeValues HTML-escapes the strings among data's values.
+func escapeValues(data map[string]any) map[string]any {
+	out := make(map[string]any, len(data))
+	for k, v := range data {
+		if s, ok := v.(string); ok {
+			v = html.EscapeString(s)
+		}
+		out[k] = v
+	}
+	return out
 }

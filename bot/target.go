@@ -3,7 +3,6 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -17,6 +16,8 @@ import (
 type chatTarget struct {
 	chat  storage.Chat
 	topic int64
+	// explicit: named by a chat argument, not the command's own chat.
+	explicit bool
 }
 
 // chatRef is a parsed "[chat]" argument: @username or a numeric id, with an
@@ -53,31 +54,46 @@ func parseChatRef(s string) (chatRef, error) {
 	return r, nil
 }
 
+// access is what a command is about to do in a chat named by an argument.
+type access int
+
+const (
+	// accessManage reads or changes the chat's subscriptions: the admin
+	// must administer the chat. When the bot can no longer see the chat
+	// (it was removed), a chat the store knows is still accepted, so that
+	// what is left of it can be listed and cleaned up.
+	accessManage access = iota
+	// accessPost makes the bot post there: the bot must also be allowed to
+	// post, and a topic needs a forum.
+	accessPost
+)
+
 // target resolves the optional chat argument of a command (the command's own
 // chat and topic when absent), records the chat, and replies with the
 // reason when it cannot.
-func (b *Bot) target(ctx context.Context, c command, args []string) (chatTarget, bool) {
+func (b *Bot) target(ctx context.Context, c command, args []string, need access) (chatTarget, bool) {
 	if len(args) == 0 {
 		t := chatTarget{chat: chatOf(c.msg.Chat), topic: topicOf(c.msg)}
 		if err := b.opts.Store.UpsertChat(ctx, t.chat); err != nil {
-			b.reply(ctx, c, "error_internal", map[string]any{"Error": err.Error()})
+			b.reply(ctx, c, "error_internal", map[string]any{"Error": err})
 			return t, false
 		}
 		return t, true
 	}
-	t, err := b.resolve(ctx, args[0])
+	t, err := b.resolve(ctx, args[0], need)
 	if err != nil {
-		b.reply(ctx, c, "chat_bad", map[string]any{"Chat": args[0], "Error": err.Error()})
+		b.replyError(ctx, c, err, map[string]any{"Chat": args[0]})
 		return t, false
 	}
 	return t, true
 }
 
-// resolve looks a chat reference up with getChat and stores the chat.
-func (b *Bot) resolve(ctx context.Context, ref string) (chatTarget, error) {
+// resolve looks a chat reference up with getChat, checks the admin's and
+// the bot's rights there, and stores the chat. Refusals are userErrors.
+func (b *Bot) resolve(ctx context.Context, ref string, need access) (chatTarget, error) {
 	r, err := parseChatRef(ref)
 	if err != nil {
-		return chatTarget{}, err
+		return chatTarget{}, refuse("chat_ref_bad", nil)
 	}
 	var id any = r.id
 	if r.username != "" {
@@ -85,13 +101,107 @@ func (b *Bot) resolve(ctx context.Context, ref string) (chatTarget, error) {
 	}
 	info, err := b.api.GetChat(ctx, &tgbot.GetChatParams{ChatID: id})
 	if err != nil {
-		return chatTarget{}, fmt.Errorf("bot: getChat: %w", err)
+		if known, ok := b.knownChat(ctx, r, need); ok {
+			return known, nil
+		}
+		return chatTarget{}, refuse("chat_unknown", map[string]any{"Error": err})
 	}
-	chat := storage.Chat{ID: info.ID, Type: string(info.Type), Title: chatTitle(info.Title, info.FirstName, info.LastName), Username: info.Username, IsForum: info.IsForum}
-	if err := b.opts.Store.UpsertChat(ctx, chat); err != nil {
+	t := chatTarget{
+		chat:     storage.Chat{ID: info.ID, Type: string(info.Type), Title: chatTitle(info.Title, info.FirstName, info.LastName), Username: info.Username, IsForum: info.IsForum},
+		topic:    r.topic,
+		explicit: true,
+	}
+	if err := b.checkRights(ctx, t, need); err != nil {
+		var ue *userError
+		if errors.As(err, &ue) {
+			return chatTarget{}, err
+		}
+		if known, ok := b.knownChat(ctx, chatRef{id: t.chat.ID, topic: r.topic}, need); ok {
+			return known, nil
+		}
+		return chatTarget{}, refuse("chat_check_failed", map[string]any{"Error": err})
+	}
+	if err := b.opts.Store.UpsertChat(ctx, t.chat); err != nil {
 		return chatTarget{}, err
 	}
-	return chatTarget{chat: chat, topic: r.topic}, nil
+	return t, nil
+}
+
+// knownChat is the stored chat of a numeric reference, accepted for
+// managing what the store holds when Telegram no longer shows the chat.
+func (b *Bot) knownChat(ctx context.Context, r chatRef, need access) (chatTarget, bool) {
+	if need != accessManage || r.id == 0 {
+		return chatTarget{}, false
+	}
+	chat, err := b.opts.Store.ChatByID(ctx, r.id)
+	if err != nil {
+		return chatTarget{}, false
+	}
+	return chatTarget{chat: chat, topic: r.topic, explicit: true}, true
+}
+
+// checkRights refuses a chat the admin does not administer, or, for
+// posting, one the bot may not post in or a topic outside a forum. Plain
+// errors mean the rights could not be read.
+func (b *Bot) checkRights(ctx context.Context, t chatTarget, need access) error {
+	if t.chat.Type == string(models.ChatTypePrivate) {
+		if t.chat.ID != b.opts.AdminID {
+			return refuse("chat_private_other", nil)
+		}
+		if t.topic != 0 && need == accessPost {
+			return refuse("chat_not_forum", nil)
+		}
+		return nil
+	}
+	admin, err := b.api.GetChatMember(ctx, &tgbot.GetChatMemberParams{ChatID: t.chat.ID, UserID: b.opts.AdminID})
+	if err != nil {
+		return err
+	}
+	if !isChatAdmin(admin) {
+		return refuse("chat_admin_not_admin", nil)
+	}
+	if need != accessPost {
+		return nil
+	}
+	if t.topic != 0 && !t.chat.IsForum {
+		return refuse("chat_not_forum", nil)
+	}
+	self, err := b.api.GetChatMember(ctx, &tgbot.GetChatMemberParams{ChatID: t.chat.ID, UserID: b.api.ID()})
+	if err != nil {
+		return err
+	}
+	if !botCanPost(t.chat.Type, self) {
+		if t.chat.Type == string(models.ChatTypeChannel) {
+			return refuse("chat_bot_not_channel_admin", nil)
+		}
+		return refuse("chat_bot_not_member", nil)
+	}
+	return nil
+}
+
+// isChatAdmin: the chat's creator or one of its administrators.
+func isChatAdmin(m *models.ChatMember) bool {
+	return m != nil && (m.Type == models.ChatMemberTypeOwner || m.Type == models.ChatMemberTypeAdministrator)
+}
+
+// botCanPost says whether a bot with membership m may post in a chat of
+// chatType: in a channel only an administrator with the right to post
+// messages (Bot API: can_post_messages), in a group any member that is
+// not restricted from sending messages.
+func botCanPost(chatType string, m *models.ChatMember) bool {
+	if m == nil {
+		return false
+	}
+	if chatType == string(models.ChatTypeChannel) {
+		return m.Type == models.ChatMemberTypeAdministrator && m.Administrator != nil && m.Administrator.CanPostMessages
+	}
+	switch m.Type {
+	case models.ChatMemberTypeOwner, models.ChatMemberTypeAdministrator, models.ChatMemberTypeMember:
+		return true
+	case models.ChatMemberTypeRestricted:
+		return m.Restricted != nil && m.Restricted.IsMember && m.Restricted.CanSendMessages
+	}
+	return false
 }
 
 func chatOf(c models.Chat) storage.Chat {

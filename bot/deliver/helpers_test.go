@@ -2,6 +2,7 @@ package deliver
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -9,7 +10,9 @@ import (
 	"image/png"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"testing"
+	"time"
 
 	tgbot "github.com/go-telegram/bot"
 
@@ -18,6 +21,30 @@ import (
 )
 
 const chatID = 4242
+
+// fakeClock is the deliverer's clock in tests: sleeping moves it on.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// Sleep moves the clock on by d at once.
+func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) bool {
+	c.Advance(d)
+	return ctx.Err() == nil
+}
 
 // newAPI connects a go-telegram/bot client to a fresh fake Bot API.
 func newAPI(t *testing.T) (*telegramtest.Server, *tgbot.Bot) {

@@ -45,13 +45,14 @@ type Request struct {
 	uploads map[string]*Upload // by attach name or field
 }
 
-// buildMessage is sendMessage for a text call.
-func buildMessage(t Target, c templates.Call) Request {
+// buildMessage is sendMessage for a text call in parse mode mode (HTML, or
+// empty for plain text).
+func buildMessage(t Target, c templates.Call, mode models.ParseMode) Request {
 	p := &tgbot.SendMessageParams{
 		ChatID:              t.ChatID,
 		MessageThreadID:     int(t.TopicID),
 		Text:                c.Text,
-		ParseMode:           models.ParseModeHTML,
+		ParseMode:           mode,
 		DisableNotification: t.Silent,
 		LinkPreviewOptions:  linkPreview(c.Preview),
 	}
@@ -73,14 +74,15 @@ func linkPreview(lp templates.LinkPreview) *models.LinkPreviewOptions {
 }
 
 // buildMedia is sendPhoto for one photo and sendMediaGroup for several,
-// with the call's text as the (first) caption. Uploads get fresh readers.
-func buildMedia(t Target, c templates.Call, photos []photo) Request {
+// with the call's text as the (first) caption in parse mode mode. Uploads
+// get fresh readers.
+func buildMedia(t Target, c templates.Call, photos []photo, mode models.ParseMode) Request {
 	if len(photos) == 1 {
 		p := &tgbot.SendPhotoParams{
 			ChatID:              t.ChatID,
 			MessageThreadID:     int(t.TopicID),
 			Caption:             c.Text,
-			ParseMode:           models.ParseModeHTML,
+			ParseMode:           mode,
 			DisableNotification: t.Silent,
 		}
 		r := Request{Method: templates.SendPhoto, Photo: p}
@@ -108,7 +110,7 @@ func buildMedia(t Target, c templates.Call, photos []photo) Request {
 			r.uploads[name] = ph.upload
 		}
 		if i == 0 && c.Text != "" {
-			item.Caption, item.ParseMode = c.Text, models.ParseModeHTML
+			item.Caption, item.ParseMode = c.Text, mode
 		}
 		p.Media = append(p.Media, item)
 	}

@@ -28,7 +28,8 @@ func textCall(text string) templates.Call {
 
 func send(t *testing.T, s *Sender, calls ...templates.Call) ([]int, error) {
 	t.Helper()
-	return s.Send(context.Background(), target, templates.Post{Calls: calls})
+	sent, err := s.Send(context.Background(), target, templates.Post{Calls: calls})
+	return sent.IDs, err
 }
 
 func TestSendPhotoByURL(t *testing.T) {

@@ -1,11 +1,8 @@
 package feed
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
 	"html"
-	"io"
 	"strings"
 	"time"
 
@@ -26,12 +23,13 @@ func (c *converter) parseICal(body []byte) (*Feed, error) {
 	zones := newZoneResolver()
 	var f *Feed
 	convert := func(ev *ical.Component) {
-		e, err := c.eventEntry(ev, zones)
-		if err != nil {
+		// Converted in place: an Entry is large, and copying it into the
+		// slice costs a write barrier per pointer while the GC runs.
+		f.Entries = append(f.Entries, Entry{})
+		if err := c.eventEntry(&f.Entries[len(f.Entries)-1], ev, zones); err != nil {
+			f.Entries = f.Entries[:len(f.Entries)-1]
 			f.Skipped++
-			return
 		}
-		f.Entries = append(f.Entries, e)
 	}
 	err = decodeICal(body, chunks, func(comp *ical.Component) {
 		if comp.Name != ical.CompCalendar {
@@ -56,48 +54,6 @@ func (c *converter) parseICal(body []byte) (*Feed, error) {
 	return f, nil
 }
 
-// decodeICal decodes the top-level components found by scanICal with one
-// go-ical decoder and hands each to visit. go-ical only accepts a VCALENDAR
-// at the top, so a stray component is fed to it wrapped in one and
-// unwrapped again; lines between components are left out. go-ical panics
-// on some malformed parameter syntax; that is reported as a malformed
-// calendar like its errors are.
-func decodeICal(body []byte, chunks []icalChunk, visit func(*ical.Component)) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("feed: iCalendar: malformed (go-ical: %v)", r)
-		}
-	}()
-	parts := make([]io.Reader, 0, len(chunks))
-	for _, ch := range chunks {
-		if ch.name == ical.CompCalendar {
-			parts = append(parts, bytes.NewReader(body[ch.start:ch.end]))
-			continue
-		}
-		parts = append(parts, strings.NewReader("BEGIN:VCALENDAR\r\n"), bytes.NewReader(body[ch.start:ch.end]),
-			strings.NewReader("\r\nEND:VCALENDAR\r\n"))
-	}
-	dec := ical.NewDecoder(io.MultiReader(parts...))
-	for _, ch := range chunks {
-		cal, err := dec.Decode()
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return errICalCutShort
-		}
-		if err != nil {
-			return fmt.Errorf("feed: iCalendar: malformed: %w", err)
-		}
-		if ch.name == ical.CompCalendar {
-			visit(cal.Component)
-			continue
-		}
-		if len(cal.Children) != 1 {
-			return errors.New("feed: iCalendar: malformed: stray component")
-		}
-		visit(cal.Children[0])
-	}
-	return nil
-}
-
 // calendarFeed reads the calendar-level properties: the calendar name and
 // description (RFC 7986 NAME/DESCRIPTION or the X-WR- forms), its URL and
 // the refresh interval as a TTL hint.
@@ -109,7 +65,7 @@ func calendarFeed(cal *ical.Component) *Feed {
 		Entries:     []Entry{},
 	}
 	for _, name := range []string{"REFRESH-INTERVAL", "X-PUBLISHED-TTL"} {
-		if p := cal.Props.Get(name); p != nil {
+		if p := getProp(cal.Props, name); p != nil {
 			if d, err := parseICalDuration(p.Value); err == nil && !d.negative {
 				if m := d.approxMinutes(); m > 0 {
 					f.Hints.TTLMinutes = m
@@ -128,72 +84,71 @@ var (
 	errBadEnd   = errors.New("feed: iCalendar: event with an invalid DTEND or DURATION")
 )
 
-// eventEntry converts a VEVENT. It needs a UID, a UTC DTSTAMP and a valid
-// DTSTART (including a known time zone); otherwise it says why not.
-func (c *converter) eventEntry(comp *ical.Component, zones *zoneResolver) (Entry, error) {
-	uid := strings.TrimSpace(propText(comp.Props.Get(ical.PropUID)))
+// eventEntry converts a VEVENT into e, which must be zero. It needs a UID,
+// a UTC DTSTAMP and a valid DTSTART (including a known time zone);
+// otherwise it says why not and leaves e as it was.
+func (c *converter) eventEntry(e *Entry, comp *ical.Component, zones *zoneResolver) error {
+	uid := strings.TrimSpace(propText(getProp(comp.Props, ical.PropUID)))
 	if uid == "" {
-		return Entry{}, errNoUID
+		return errNoUID
 	}
-	if !validUTCStamp(comp.Props.Get(ical.PropDateTimeStamp)) {
-		return Entry{}, errBadStamp
+	if !validUTCStamp(getProp(comp.Props, ical.PropDateTimeStamp)) {
+		return errBadStamp
 	}
-	start, err := zones.parse(comp.Props.Get(ical.PropDateTimeStart))
+	start, err := zones.parse(getProp(comp.Props, ical.PropDateTimeStart))
 	if err != nil {
-		return Entry{}, fmt.Errorf("DTSTART: %w", err)
+		return err
 	}
 	ev := &Event{
 		Start:    start.t,
 		AllDay:   start.allDay,
 		TimeZone: start.zone,
-		Location: strings.TrimSpace(propText(comp.Props.Get(ical.PropLocation))),
-		Status:   strings.ToUpper(strings.TrimSpace(propText(comp.Props.Get(ical.PropStatus)))),
-		URL:      c.res.resolve(propText(comp.Props.Get(ical.PropURL))),
+		Location: strings.TrimSpace(propText(getProp(comp.Props, ical.PropLocation))),
+		Status:   strings.ToUpper(strings.TrimSpace(propText(getProp(comp.Props, ical.PropStatus)))),
+		URL:      c.res.resolve(propText(getProp(comp.Props, ical.PropURL))),
 	}
-	ev.End = eventEnd(comp, start, zones)
-	if p := comp.Props.Get(ical.PropRecurrenceRule); p != nil {
+	ev.End = eventEnd(comp.Props, start, zones)
+	if p := getProp(comp.Props, ical.PropRecurrenceRule); p != nil {
 		ev.RRule = strings.TrimSpace(p.Value)
 	}
 	identity := uid
-	if p := comp.Props.Get(ical.PropRecurrenceID); p != nil {
+	if p := getProp(comp.Props, ical.PropRecurrenceID); p != nil {
 		ev.RecurrenceID = recurrenceKey(p, zones)
 		identity = uid + " " + ev.RecurrenceID
 	}
-	e := Entry{
-		Identity:   identity,
-		Title:      cleanText(propText(comp.Props.Get(ical.PropSummary))),
-		Link:       ev.URL,
-		Summary:    textToHTML(propText(comp.Props.Get(ical.PropDescription))),
-		Authors:    organizer(comp.Props.Get(ical.PropOrganizer)),
-		Categories: categories(comp.Props),
-		Event:      ev,
-	}
-	if p := comp.Props.Get("X-ALT-DESC"); p != nil && strings.EqualFold(p.Params.Get(ical.ParamFormatType), "text/html") {
+	e.Identity = identity
+	e.Title = cleanText(propText(getProp(comp.Props, ical.PropSummary)))
+	e.Link = ev.URL
+	e.Summary = textToHTML(propText(getProp(comp.Props, ical.PropDescription)))
+	e.Authors = organizer(getProp(comp.Props, ical.PropOrganizer))
+	e.Categories = categories(comp.Props[ical.PropCategories])
+	e.Event = ev
+	if p := getProp(comp.Props, "X-ALT-DESC"); p != nil && strings.EqualFold(getParam(p.Params, ical.ParamFormatType), "text/html") {
 		e.ContentHTML = strings.TrimSpace(unescapeICalText(p.Value))
 	}
-	if t, err := zones.parse(comp.Props.Get(ical.PropCreated)); err == nil {
+	if t, err := zones.parse(getProp(comp.Props, ical.PropCreated)); err == nil {
 		e.Published = t.t.UTC()
 	}
-	if t, err := zones.parse(comp.Props.Get(ical.PropLastModified)); err == nil {
+	if t, err := zones.parse(getProp(comp.Props, ical.PropLastModified)); err == nil {
 		e.Updated = t.t.UTC()
 	}
-	c.eventAttachments(&e, comp.Props)
-	return e, nil
+	c.eventAttachments(e, comp.Props)
+	return nil
 }
 
 // eventEnd applies RFC 5545's end rules: DTEND, else DTSTART + DURATION,
 // else one day for an all-day event; a timed event without either is a
 // moment and gets no end. Only DTSTART is required, so an unreadable end,
 // or one before the start, leaves the end unset.
-func eventEnd(comp *ical.Component, start icalTime, zones *zoneResolver) time.Time {
-	if p := comp.Props.Get(ical.PropDateTimeEnd); p != nil {
+func eventEnd(props ical.Props, start icalTime, zones *zoneResolver) time.Time {
+	if p := getProp(props, ical.PropDateTimeEnd); p != nil {
 		end, err := zones.parse(p)
 		if err != nil || end.t.Before(start.t) {
 			return time.Time{}
 		}
 		return end.t
 	}
-	if p := comp.Props.Get(ical.PropDuration); p != nil {
+	if p := getProp(props, ical.PropDuration); p != nil {
 		d, err := parseICalDuration(p.Value)
 		if err != nil || d.negative {
 			return time.Time{}
@@ -208,16 +163,16 @@ func eventEnd(comp *ical.Component, start icalTime, zones *zoneResolver) time.Ti
 
 // eventAttachments reads RFC 7986 IMAGE and ATTACH URIs.
 func (c *converter) eventAttachments(e *Entry, props ical.Props) {
-	for _, p := range props.Values(ical.PropImage) {
-		if !strings.EqualFold(p.Params.Get(ical.ParamValue), "BINARY") {
+	for _, p := range props[ical.PropImage] {
+		if !strings.EqualFold(getParam(p.Params, ical.ParamValue), "BINARY") {
 			c.addImage(e, p.Value, "")
 		}
 	}
-	for _, p := range props.Values(ical.PropAttach) {
-		if strings.EqualFold(p.Params.Get(ical.ParamValue), "BINARY") || p.Params.Get(ical.ParamEncoding) != "" {
+	for _, p := range props[ical.PropAttach] {
+		if strings.EqualFold(getParam(p.Params, ical.ParamValue), "BINARY") || getParam(p.Params, ical.ParamEncoding) != "" {
 			continue
 		}
-		c.addEnclosure(e, p.Value, p.Params.Get(ical.ParamFormatType), "")
+		c.addEnclosure(e, p.Value, getParam(p.Params, ical.ParamFormatType), "")
 	}
 }
 
@@ -238,7 +193,7 @@ func organizer(p *ical.Prop) []string {
 	if p == nil {
 		return nil
 	}
-	name := strings.TrimSpace(p.Params.Get(ical.ParamCommonName))
+	name := strings.TrimSpace(getParam(p.Params, ical.ParamCommonName))
 	if name == "" {
 		name, _ = cutPrefixFold(strings.TrimSpace(p.Value), "mailto:")
 	}
@@ -248,9 +203,9 @@ func organizer(p *ical.Prop) []string {
 	return []string{name}
 }
 
-func categories(props ical.Props) []string {
+func categories(props []ical.Prop) []string {
 	var out []string
-	for _, p := range props.Values(ical.PropCategories) {
+	for _, p := range props {
 		out = append(out, splitICalList(p.Value)...)
 	}
 	return uniqueTrimmed(out)
@@ -266,7 +221,7 @@ func propText(p *ical.Prop) string {
 
 func firstText(props ical.Props, names ...string) string {
 	for _, n := range names {
-		if v := propText(props.Get(n)); strings.TrimSpace(v) != "" {
+		if v := propText(getProp(props, n)); strings.TrimSpace(v) != "" {
 			return v
 		}
 	}
@@ -281,4 +236,22 @@ func textToHTML(s string) string {
 		return ""
 	}
 	return strings.ReplaceAll(html.EscapeString(s), "\n", "<br>")
+}
+
+// getProp is Props.Get for a name already in upper case, as go-ical
+// stores them and as every name here is written: Props.Get upper-cases
+// its argument on every call, some twenty times per event.
+func getProp(props ical.Props, name string) *ical.Prop {
+	if ps := props[name]; len(ps) > 0 {
+		return &ps[0]
+	}
+	return nil
+}
+
+// getParam is Params.Get for a name already in upper case.
+func getParam(params ical.Params, name string) string {
+	if vs := params[name]; len(vs) > 0 {
+		return vs[0]
+	}
+	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Limits that keep go-ical's recursive, string-concatenating decoder away
@@ -21,8 +22,8 @@ var errICalCutShort = errors.New("feed: iCalendar: calendar cut short (no END:VC
 
 // icalChunk is one top-level component of an iCalendar body.
 type icalChunk struct {
-	name       string // upper-cased component name
-	start, end int    // byte range, END line included
+	calendar   bool // a VCALENDAR; anything else is a bare component
+	start, end int  // byte range, END line included
 }
 
 // scanICal checks the BEGIN/END structure of an iCalendar body and splits
@@ -31,73 +32,186 @@ type icalChunk struct {
 // A mismatched or missing END, excessive nesting or an oversized parameter
 // section make the whole body malformed; stray property lines between or
 // after top-level components are ignored.
+//
+// It runs over every line before go-ical does, so it looks closely only at
+// what can matter: lines that can be BEGIN or END, and lines long enough
+// to hold an oversized parameter section. The open components are kept as
+// slices of the body, not copied.
 func scanICal(body []byte) ([]icalChunk, error) {
 	var chunks []icalChunk
-	var stack []string
+	var stack [maxICalDepth][]byte
+	depth := 0
 	for pos := 0; pos < len(body); {
 		lineStart := pos
-		line, next := logicalLine(body, pos)
-		pos = next
-		if len(bytes.TrimSpace(line)) == 0 {
+		var firstEnd int
+		firstEnd, pos = nextLogicalLine(body, pos)
+		// Most lines are properties inside a component: a visible first
+		// byte that cannot start BEGIN or END, and too short to hold an
+		// oversized parameter section. Nothing else about them matters.
+		if c := body[lineStart]; c > ' ' && c < utf8.RuneSelf && c|0x20 != 'b' && c|0x20 != 'e' &&
+			pos-lineStart <= maxICalParamBytes && (depth > 0 || len(chunks) > 0) {
 			continue
 		}
-		name, value, paramLen := splitContentLine(line)
-		if value == nil {
-			// The parameters run on into continuation lines.
-			paramLen = pos - lineStart
+		line := trimLineBreak(body[lineStart:firstEnd])
+		if blankLine(line) {
+			continue
 		}
-		if paramLen > maxICalParamBytes {
-			return nil, fmt.Errorf("feed: iCalendar: malformed: parameters longer than %d bytes", maxICalParamBytes)
+		// The parameters are part of the logical line, so a short line
+		// cannot have too many.
+		if pos-lineStart > maxICalParamBytes {
+			_, value, paramLen := splitContentLine(line)
+			if value == nil {
+				// The parameters run on into continuation lines.
+				paramLen = pos - lineStart
+			}
+			if paramLen > maxICalParamBytes {
+				return nil, fmt.Errorf("feed: iCalendar: malformed: parameters longer than %d bytes", maxICalParamBytes)
+			}
 		}
-		switch {
-		case bytes.EqualFold(name, []byte("BEGIN")):
-			comp := strings.ToUpper(string(bytes.TrimSpace(value)))
-			if comp == "" {
+		switch kind, value := beginOrEnd(line); {
+		case kind == beginLine:
+			comp := bytes.TrimSpace(value)
+			if len(comp) == 0 {
 				return nil, errors.New("feed: iCalendar: malformed: BEGIN without a component name")
 			}
-			if len(stack) == 0 {
-				chunks = append(chunks, icalChunk{name: comp, start: lineStart})
+			if depth == 0 {
+				chunks = append(chunks, icalChunk{calendar: sameComponent(comp, []byte("VCALENDAR")), start: lineStart})
 			}
-			if len(stack) == maxICalDepth {
+			if depth == maxICalDepth {
 				return nil, fmt.Errorf("feed: iCalendar: malformed: components nested deeper than %d", maxICalDepth)
 			}
-			stack = append(stack, comp)
-		case bytes.EqualFold(name, []byte("END")):
+			stack[depth] = comp
+			depth++
+		case kind == endLine:
 			comp := bytes.TrimSpace(value)
-			if len(stack) == 0 || !bytes.EqualFold(comp, []byte(stack[len(stack)-1])) {
+			if depth == 0 || !sameComponent(comp, stack[depth-1]) {
 				return nil, fmt.Errorf("feed: iCalendar: malformed: unexpected END:%.40q", comp)
 			}
-			stack = stack[:len(stack)-1]
-			if len(stack) == 0 {
+			depth--
+			if depth == 0 {
 				chunks[len(chunks)-1].end = pos
 			}
-		case len(stack) == 0 && len(chunks) == 0:
+		case depth == 0 && len(chunks) == 0:
 			return nil, errors.New("feed: iCalendar: malformed: content before BEGIN:VCALENDAR")
-		case len(stack) == 0:
+		case depth == 0:
 			// A property after a complete calendar (some exporters append a
 			// cache note) belongs to nothing and is ignored.
 		}
 	}
-	if len(stack) > 0 {
+	if depth > 0 {
 		return nil, errICalCutShort
 	}
-	if len(chunks) == 0 || chunks[0].name != "VCALENDAR" {
+	if len(chunks) == 0 || !chunks[0].calendar {
 		return nil, errors.New("feed: iCalendar: malformed: no VCALENDAR")
 	}
 	return chunks, nil
 }
 
-// logicalLine returns the unfolded content line starting at pos (only
-// needed for BEGIN/END and the parameter length, so continuation lines are
-// not joined, just skipped) and the offset after it.
-func logicalLine(body []byte, pos int) (line []byte, next int) {
-	end := lineEnd(body, pos)
-	line = bytes.TrimRight(body[pos:end], "\r\n")
-	next = end
+// Kinds of content line that matter to the structure.
+const (
+	otherLine = iota
+	beginLine
+	endLine
+)
+
+// beginOrEnd tells a BEGIN or END line (name compared without regard to
+// case, parameters allowed) from any other, and returns its value. Only
+// an ASCII b or e can start such a name: no other rune folds to either,
+// so the other lines need not be split.
+func beginOrEnd(line []byte) (kind int, value []byte) {
+	if len(line) == 0 || line[0]|0x20 != 'b' && line[0]|0x20 != 'e' {
+		return otherLine, nil
+	}
+	// The usual spellings, BEGIN: and END: with no parameters, split
+	// where splitContentLine would.
+	if len(line) >= 6 && line[5] == ':' && sameComponent(line[:5], []byte("BEGIN")) {
+		return beginLine, line[6:]
+	}
+	if len(line) >= 4 && line[3] == ':' && sameComponent(line[:3], []byte("END")) {
+		return endLine, line[4:]
+	}
+	name, value, _ := splitContentLine(line)
+	switch {
+	case bytes.EqualFold(name, []byte("BEGIN")):
+		return beginLine, value
+	case bytes.EqualFold(name, []byte("END")):
+		return endLine, value
+	}
+	return otherLine, nil
+}
+
+// sameComponent reports whether an END (or a wanted) name matches a BEGIN
+// name the way go-ical compares them: the BEGIN name upper-cased, then
+// compared without regard to case (so a Kelvin sign matches k). ASCII
+// names of equal length are compared here without allocating; the rest
+// take the general path.
+func sameComponent(name, begin []byte) bool {
+	if len(name) == len(begin) {
+		i := 0
+		for ; i < len(name); i++ {
+			a, b := name[i], begin[i]
+			if a >= utf8.RuneSelf || b >= utf8.RuneSelf {
+				break
+			}
+			if a != b && (a|0x20 != b|0x20 || a|0x20 < 'a' || a|0x20 > 'z') {
+				return false
+			}
+		}
+		if i == len(name) {
+			return true
+		}
+	}
+	if isASCII(begin) {
+		// Upper-casing ASCII changes nothing a case-insensitive
+		// comparison would see.
+		return bytes.EqualFold(name, begin)
+	}
+	return bytes.EqualFold(name, []byte(strings.ToUpper(string(begin))))
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// blankLine reports whether a line holds only white space. A line that
+// starts with a visible ASCII byte cannot, which saves trimming nearly
+// every line.
+func blankLine(line []byte) bool {
+	if len(line) == 0 {
+		return true
+	}
+	if c := line[0]; c > ' ' && c < utf8.RuneSelf {
+		return false
+	}
+	return len(bytes.TrimSpace(line)) == 0
+}
+
+// nextLogicalLine returns the end of the physical line starting at pos
+// (after its line break) and the offset of the next content line, past
+// any continuation lines.
+func nextLogicalLine(body []byte, pos int) (firstEnd, next int) {
+	firstEnd = lineEnd(body, pos)
+	next = firstEnd
 	for next < len(body) && (body[next] == ' ' || body[next] == '\t') {
 		next = lineEnd(body, next)
 	}
-	return line, next
+	return firstEnd, next
+}
+
+// trimLineBreak drops the line break from a physical line. Only BEGIN/END
+// and the parameter length are read from a content line, so continuation
+// lines are not joined to the first.
+func trimLineBreak(line []byte) []byte {
+	end := len(line)
+	for end > 0 && (line[end-1] == '\n' || line[end-1] == '\r') {
+		end--
+	}
+	return line[:end]
 }
 
 func lineEnd(body []byte, pos int) int {

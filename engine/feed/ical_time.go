@@ -37,23 +37,31 @@ func newZoneResolver() *zoneResolver {
 }
 
 // addDefinitions records a calendar's VTIMEZONEs before its events are
-// converted.
+// converted. A TZID's resolution depends on its own definition only, so
+// only the redefined names are forgotten.
 func (z *zoneResolver) addDefinitions(cal *ical.Component) {
-	added := false
 	for _, child := range cal.Children {
-		if p := child.Props.Get(ical.PropTimezoneID); child.Name == ical.CompTimezone && p != nil {
+		if child.Name != ical.CompTimezone {
+			continue
+		}
+		if p := getProp(child.Props, ical.PropTimezoneID); p != nil {
 			if id := strings.Trim(strings.TrimSpace(p.Value), `"`); id != "" {
 				z.defs[id] = child
-				added = true
+				delete(z.cache, id)
 			}
 		}
 	}
-	if added {
-		clear(z.cache)
-	}
 }
 
-var errNoValue = errors.New("feed: iCalendar: missing date")
+// Reasons a date is unusable. They only decide whether an event is
+// skipped, so they carry no detail: formatting one per skipped event would
+// cost more than the rest of its conversion.
+var (
+	errNoValue     = errors.New("feed: iCalendar: missing date")
+	errBadDate     = errors.New("feed: iCalendar: bad DATE")
+	errBadDateTime = errors.New("feed: iCalendar: bad DATE-TIME")
+	errUnknownZone = errors.New("feed: iCalendar: unknown TZID")
+)
 
 // parse reads a DATE or DATE-TIME property: UTC ("Z"), TZID (IANA, Windows
 // or a VTIMEZONE naming one), or floating, which is taken as UTC.
@@ -62,32 +70,32 @@ func (z *zoneResolver) parse(p *ical.Prop) (icalTime, error) {
 		return icalTime{}, errNoValue
 	}
 	v := strings.TrimSpace(p.Value)
-	vt := strings.ToUpper(p.Params.Get(ical.ParamValue))
+	vt := strings.ToUpper(getParam(p.Params, ical.ParamValue))
 	if vt == "DATE" || (vt == "" && len(v) == 8) {
 		t, ok := parseICalDate(v)
 		if !ok {
-			return icalTime{}, fmt.Errorf("feed: iCalendar: bad DATE %q", v)
+			return icalTime{}, errBadDate
 		}
 		return icalTime{t: t, allDay: true}, nil
 	}
 	if utc, isUTC := strings.CutSuffix(v, "Z"); isUTC {
 		t, ok := parseICalDateTime(utc, time.UTC)
 		if !ok {
-			return icalTime{}, fmt.Errorf("feed: iCalendar: bad DATE-TIME %q", v)
+			return icalTime{}, errBadDateTime
 		}
 		return icalTime{t: t, zone: "UTC"}, nil
 	}
 	loc, zone := time.UTC, ""
-	if tzid := p.Params.Get(ical.ParamTimezoneID); tzid != "" {
+	if tzid := getParam(p.Params, ical.ParamTimezoneID); tzid != "" {
 		loc = z.location(tzid)
 		if loc == nil {
-			return icalTime{}, fmt.Errorf("feed: iCalendar: unknown TZID %q", tzid)
+			return icalTime{}, errUnknownZone
 		}
 		zone = loc.String()
 	}
 	t, ok := parseICalDateTime(v, loc)
 	if !ok {
-		return icalTime{}, fmt.Errorf("feed: iCalendar: bad DATE-TIME %q", v)
+		return icalTime{}, errBadDateTime
 	}
 	return icalTime{t: t, zone: zone}, nil
 }
@@ -121,7 +129,7 @@ func (z *zoneResolver) resolve(tzid string) *time.Location {
 	}
 	def := z.defs[tzid]
 	if def != nil {
-		if p := def.Props.Get("X-LIC-LOCATION"); p != nil {
+		if p := getProp(def.Props, "X-LIC-LOCATION"); p != nil {
 			if loc := z.loadIANA(strings.TrimSpace(p.Value)); loc != nil {
 				return loc
 			}
@@ -163,7 +171,7 @@ func (z *zoneResolver) loadIANA(name string) *time.Location {
 func fixedZone(tzid string, def *ical.Component) *time.Location {
 	var offsets []string
 	for _, obs := range def.Children {
-		if p := obs.Props.Get(ical.PropTimezoneOffsetTo); p != nil {
+		if p := getProp(obs.Props, ical.PropTimezoneOffsetTo); p != nil {
 			offsets = append(offsets, strings.TrimSpace(p.Value))
 		}
 	}
@@ -213,7 +221,7 @@ func parseICalDate(v string) (time.Time, bool) {
 	if len(v) != 8 || !isDigits(v) {
 		return time.Time{}, false
 	}
-	return buildDate(atoi(v[:4]), atoi(v[4:6]), atoi(v[6:8]), 0, 0, 0, time.UTC)
+	return buildDate(digits(v[:4]), digits(v[4:6]), digits(v[6:8]), 0, 0, 0, time.UTC)
 }
 
 // parseICalDateTime parses the local form YYYYMMDDTHHMMSS in loc (UTC when
@@ -225,11 +233,22 @@ func parseICalDateTime(v string, loc *time.Location) (time.Time, bool) {
 	if len(v) != 15 || v[8] != 'T' && v[8] != 't' || !isDigits(v[:8]) || !isDigits(v[9:]) {
 		return time.Time{}, false
 	}
-	h, m, s := atoi(v[9:11]), atoi(v[11:13]), atoi(v[13:15])
+	h, m, s := digits(v[9:11]), digits(v[11:13]), digits(v[13:15])
 	if h > 23 {
 		return time.Time{}, false
 	}
-	return buildDate(atoi(v[:4]), atoi(v[4:6]), atoi(v[6:8]), h, m, s, loc)
+	return buildDate(digits(v[:4]), digits(v[4:6]), digits(v[6:8]), h, m, s, loc)
+}
+
+// digits is the value of a short run of ASCII digits (checked by the
+// caller); strconv.Atoi would check them again for every field of every
+// date.
+func digits(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
 }
 
 // icalDuration is an RFC 5545 DURATION: days are nominal (calendar days,

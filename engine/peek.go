@@ -1,0 +1,61 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/rssbot/rssbot/engine/discover"
+	"github.com/rssbot/rssbot/engine/feed"
+	"github.com/rssbot/rssbot/engine/fetch"
+)
+
+// isFeed is the sniffer discovery uses: the parser's own format detection.
+func isFeed(body []byte, _ string) bool { return feed.Detect(body) != "" }
+
+// Discover finds the feeds behind a URL (a feed, or a website declaring
+// feeds) with the engine's fetcher, so the same limits and private-network
+// guard apply as to polls. Nothing is stored.
+func (e *Engine) Discover(ctx context.Context, rawURL string) (discover.Result, error) {
+	return discover.Discover(ctx, e.fetcher, rawURL, isFeed)
+}
+
+// Peeked is a feed fetched and parsed for a look (a preview), not stored.
+type Peeked struct {
+	// URL is the feed's address: the final URL after redirects.
+	URL  string
+	Feed *feed.Feed
+	// Found is how many feeds discovery offered; the first was taken.
+	Found int
+}
+
+// Peek fetches and parses the feed behind rawURL without storing
+// anything: the URL itself when it is a feed, else the first feed the
+// website declares. Entries keep the feed's order.
+func (e *Engine) Peek(ctx context.Context, rawURL string) (Peeked, error) {
+	found, err := e.Discover(ctx, rawURL)
+	if err != nil {
+		return Peeked{}, err
+	}
+	res := found.Direct
+	if res == nil {
+		first := found.Candidates[0].URL
+		got := e.fetch(ctx, fetch.Request{URL: first, Fresh: true})
+		if got.Outcome != fetch.OK {
+			return Peeked{}, fmt.Errorf("engine: peek %s: %w", first, outcomeErr(got))
+		}
+		res = &got
+	}
+	parsed, err := parseFeed(*res)
+	if err != nil {
+		return Peeked{}, err
+	}
+	return Peeked{URL: res.FinalURL, Feed: parsed, Found: len(found.Candidates)}, nil
+}
+
+// outcomeErr is a failed fetch's error, or one naming its outcome.
+func outcomeErr(r fetch.Result) error {
+	if r.Err != nil {
+		return r.Err
+	}
+	return fmt.Errorf("fetch: %s", r.Outcome)
+}
