@@ -52,7 +52,7 @@ func TestMigrateChat(t *testing.T) {
 		if err != nil || len(filters) != 1 || filters[0].Pattern != "ad" {
 			t.Errorf("kept subscription's filters = %+v, %v; want the duplicate's", filters, err)
 		}
-		ds, err := st.ClaimOutboxInOrder(ctx, "w", t0, time.Minute, 10)
+		ds, err := st.ClaimOutbox(ctx, "w", t0, time.Minute, 10)
 		if err != nil {
 			t.Fatal(err)
 		}

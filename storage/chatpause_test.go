@@ -36,7 +36,7 @@ func TestPauseAndResumeChatByReason(t *testing.T) {
 		if n, err := st.WaitingInChat(ctx, -10); err != nil || n != 2 {
 			t.Errorf("WaitingInChat = %d, %v; want the 2 pending rows kept", n, err)
 		}
-		if ds, err := st.ClaimOutboxInOrder(ctx, "w", t0, time.Minute, 10); err != nil || len(ds) != 0 {
+		if ds, err := st.ClaimOutbox(ctx, "w", t0, time.Minute, 10); err != nil || len(ds) != 0 {
 			t.Fatalf("claimed %v, %v from a paused chat", ds, err)
 		}
 
@@ -48,7 +48,7 @@ func TestPauseAndResumeChatByReason(t *testing.T) {
 		if _, err := st.ResumeChatPaused(ctx, -10, ""); err == nil {
 			t.Error("an empty prefix would resume every pause; want an error")
 		}
-		if ds, err := st.ClaimOutboxInOrder(ctx, "w", t0, time.Minute, 10); err != nil || len(ds) != 2 {
+		if ds, err := st.ClaimOutbox(ctx, "w", t0, time.Minute, 10); err != nil || len(ds) != 2 {
 			t.Fatalf("after the resume claimed %d rows, %v; want the 2 kept rows", len(ds), err)
 		}
 

@@ -9,29 +9,6 @@ import (
 	"time"
 )
 
-// ClaimOutbox leases up to limit due rows (pending with next_attempt_at <= now,
-// or sending with an expired lease), oldest first, and returns them with what
-// delivery needs. Rows of paused subscriptions are not claimed.
-func (s *Store) ClaimOutbox(ctx context.Context, owner string, now time.Time, leaseFor time.Duration, limit int) ([]Delivery, error) {
-	if limit <= 0 {
-		return nil, nil
-	}
-	var out []Delivery
-	err := s.inTx(ctx, "claim outbox", func(tx *sql.Tx) error {
-		ids, err := s.claimRows(ctx, tx, "outbox", owner, now, leaseFor, limit,
-			" AND EXISTS (SELECT 1 FROM subscriptions s WHERE s.id = o.subscription_id AND s.paused = ?)", false)
-		if err != nil {
-			return err
-		}
-		out, err = deliveries(ctx, tx, ids)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 const outboxColumns = `o.id, o.subscription_id, o.entry_id, o.state, o.attempts, o.next_attempt_at,
 	o.lease_owner, o.lease_until, o.last_error, o.sent_at, o.message_ids, o.created_at`
 

@@ -21,15 +21,16 @@ const holdsChat = `(SELECT w.chat_id AS chat_id, MIN(w.id) AS first_id FROM (
 	WHERE ws.paused = ?
 	GROUP BY w.chat_id) h`
 
-// ClaimOutboxInOrder leases up to limit due rows of unpaused subscriptions,
-// oldest first, like ClaimOutbox, and keeps every chat's order: a row is
+// ClaimOutbox leases up to limit due rows (pending with next_attempt_at <=
+// now, or sending with an expired lease) of unpaused subscriptions, oldest
+// first, with what delivery needs, and keeps every chat's order: a row is
 // claimed only while no older row of its chat is still on its way (pending
 // with a later next attempt, or leased to a live sender). So a row that is
 // retried, or held back for the chat's rate limit, is always sent before
 // the chat's newer rows, and another chat's rows are never held up by it.
 // Rows of one chat claimed together come back oldest first; the caller
 // must send them in that order and stop at the first that does not go.
-func (s *Store) ClaimOutboxInOrder(ctx context.Context, owner string, now time.Time, leaseFor time.Duration, limit int) ([]Delivery, error) {
+func (s *Store) ClaimOutbox(ctx context.Context, owner string, now time.Time, leaseFor time.Duration, limit int) ([]Delivery, error) {
 	if limit <= 0 {
 		return nil, nil
 	}

@@ -15,9 +15,9 @@ import (
 // claimIDs claims in order and returns the outbox ids.
 func claimIDs(t *testing.T, st *storage.Store, owner string, now time.Time, limit int) []int64 {
 	t.Helper()
-	ds, err := st.ClaimOutboxInOrder(ctxT(t), owner, now, time.Minute, limit)
+	ds, err := st.ClaimOutbox(ctxT(t), owner, now, time.Minute, limit)
 	if err != nil {
-		t.Fatalf("ClaimOutboxInOrder: %v", err)
+		t.Fatalf("ClaimOutbox: %v", err)
 	}
 	ids := make([]int64, len(ds))
 	for i, d := range ds {
@@ -47,7 +47,7 @@ func outboxIDs(t *testing.T, st *storage.Store, now time.Time) map[string]int64 
 
 // The per-chat order rule: a chat's row that is retried later holds back
 // the chat's newer rows (of every subscription), and nothing of other chats.
-func TestClaimOutboxInOrderHoldsChatBehindRetry(t *testing.T) {
+func TestClaimOutboxHoldsChatBehindRetry(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, url string) {
 		st := storagetest.Open(t, url)
 		ctx := ctxT(t)
@@ -89,7 +89,7 @@ func TestClaimOutboxInOrderHoldsChatBehindRetry(t *testing.T) {
 
 // A row leased to a live sender holds its chat for every other claimer; a
 // paused subscription's waiting row holds nothing.
-func TestClaimOutboxInOrderLeaseAndPause(t *testing.T) {
+func TestClaimOutboxLeaseAndPause(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, url string) {
 		st := storagetest.Open(t, url)
 		ctx := ctxT(t)
@@ -130,7 +130,7 @@ func TestClaimOutboxInOrderLeaseAndPause(t *testing.T) {
 
 // Property: whatever happens to claimed rows (sent, retried, released),
 // each chat's rows are sent exactly once and oldest first.
-func TestClaimOutboxInOrderUnderRetries(t *testing.T) {
+func TestClaimOutboxUnderRetries(t *testing.T) {
 	storagetest.Each(t, func(t *testing.T, url string) {
 		st := storagetest.Open(t, url)
 		ctx := ctxT(t)
@@ -155,7 +155,7 @@ func TestClaimOutboxInOrderUnderRetries(t *testing.T) {
 		now := t0
 		for round := 0; round < 400 && len(flatten(sent)) < total; round++ {
 			now = now.Add(time.Second)
-			ds, err := st.ClaimOutboxInOrder(ctx, "w", now, time.Minute, 5)
+			ds, err := st.ClaimOutbox(ctx, "w", now, time.Minute, 5)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -219,7 +219,7 @@ func TestReleaseOutbox(t *testing.T) {
 		f := mustFeed(t, st, "https://example.org/rss", "example.org")
 		mustSub(t, st, f.ID, 1)
 		mustImport(t, st, f, t0, rec("a"))
-		ds, err := st.ClaimOutboxInOrder(ctx, "w", t0, time.Minute, 10)
+		ds, err := st.ClaimOutbox(ctx, "w", t0, time.Minute, 10)
 		if err != nil || len(ds) != 1 {
 			t.Fatalf("claim = %v, %v", ds, err)
 		}
@@ -234,7 +234,7 @@ func TestReleaseOutbox(t *testing.T) {
 			t.Fatalf("released row = %+v, %v", row, err)
 		}
 		wantErrIs(t, st.ReleaseOutbox(ctx, oid, "w", "", next), storage.ErrLeaseLost)
-		if _, err := st.ClaimOutboxInOrder(ctx, "w", next, time.Minute, 10); err != nil {
+		if _, err := st.ClaimOutbox(ctx, "w", next, time.Minute, 10); err != nil {
 			t.Fatal(err)
 		}
 		if err := st.ReleaseOutbox(ctx, oid, "w", "", next); err != nil {

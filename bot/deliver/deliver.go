@@ -114,7 +114,7 @@ func (d *Deliverer) Due(ctx context.Context) int {
 	if d.pacer.Held().After(now) {
 		return 0
 	}
-	rows, err := d.opts.Store.ClaimOutboxInOrder(ctx, d.opts.Owner, now, Lease, ClaimBatch)
+	rows, err := d.opts.Store.ClaimOutbox(ctx, d.opts.Owner, now, Lease, ClaimBatch)
 	if err != nil {
 		if ctx.Err() == nil {
 			d.log.Error("deliver: claiming outbox", "error", err)
