@@ -71,17 +71,5 @@ func (b *Bot) replacementsFor(ctx context.Context, feedURL string) ([]*templates
 			return nil, err
 		}
 	}
-	stored, err := b.opts.Store.Replacements(ctx, feedID)
-	if err != nil {
-		return nil, err
-	}
-	rules := make([]*templates.Replacement, 0, len(stored))
-	for _, s := range stored {
-		r, err := templates.CompileReplacement(s.Pattern, s.IsRegex, s.Replacement)
-		if err != nil {
-			continue // refused when added; a rule that stopped compiling is skipped, as delivery does
-		}
-		rules = append(rules, r)
-	}
-	return rules, nil
+	return deliver.Replacements(ctx, b.opts.Store, feedID, b.log)
 }

@@ -228,7 +228,7 @@ func (d *Deliverer) render(ctx context.Context, row storage.Delivery) (templates
 	if err := json.Unmarshal(row.Entry.Payload, &e); err != nil {
 		return templates.Post{}, fmt.Errorf("deliver: decoding entry %d: %w: %w", row.Entry.ID, errUnrenderable, err)
 	}
-	rules, err := d.replacements(ctx, row.FeedID)
+	rules, err := Replacements(ctx, d.opts.Store, row.FeedID, d.log)
 	if err != nil {
 		return templates.Post{}, err
 	}
@@ -251,11 +251,11 @@ func (d *Deliverer) render(ctx context.Context, row storage.Delivery) (templates
 // would fail the same way.
 var errUnrenderable = errors.New("cannot be rendered")
 
-// replacements loads and compiles the global and the feed's rules. A rule
-// that no longer compiles is skipped (and logged): the bot refuses such
-// rules when they are added.
-func (d *Deliverer) replacements(ctx context.Context, feedID int64) ([]*templates.Replacement, error) {
-	stored, err := d.opts.Store.Replacements(ctx, feedID)
+// Replacements loads and compiles the global rules and those of feedID (0 =
+// global only): the rules delivery applies. A rule that no longer compiles
+// is skipped (and logged): the bot refuses such rules when they are added.
+func Replacements(ctx context.Context, store *storage.Store, feedID int64, log *slog.Logger) ([]*templates.Replacement, error) {
+	stored, err := store.Replacements(ctx, feedID)
 	if err != nil {
 		return nil, err
 	}
@@ -263,7 +263,7 @@ func (d *Deliverer) replacements(ctx context.Context, feedID int64) ([]*template
 	for _, s := range stored {
 		r, err := templates.CompileReplacement(s.Pattern, s.IsRegex, s.Replacement)
 		if err != nil {
-			d.log.Warn("deliver: skipping a replacement", "replacement_id", s.ID, "error", err)
+			log.Warn("deliver: skipping a replacement", "replacement_id", s.ID, "error", err)
 			continue
 		}
 		rules = append(rules, r)
