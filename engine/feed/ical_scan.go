@@ -35,76 +35,98 @@ type icalChunk struct {
 //
 // It runs over every line before go-ical does, so it looks closely only at
 // what can matter: lines that can be BEGIN or END, and lines long enough
-// to hold an oversized parameter section. The open components are kept as
-// slices of the body, not copied.
+// to hold an oversized parameter section.
 func scanICal(body []byte) ([]icalChunk, error) {
-	var chunks []icalChunk
-	var stack [maxICalDepth][]byte
-	depth := 0
+	var s icalScanner
 	for pos := 0; pos < len(body); {
-		lineStart := pos
-		var firstEnd int
-		firstEnd, pos = nextLogicalLine(body, pos)
+		// The content line and its continuation lines (written out here:
+		// this loop runs once per line of the body).
+		start := pos
+		firstEnd := len(body)
+		if i := bytes.IndexByte(body[pos:], '\n'); i >= 0 {
+			firstEnd = pos + i + 1
+		}
+		pos = firstEnd
+		for pos < len(body) && (body[pos] == ' ' || body[pos] == '\t') {
+			pos = lineEnd(body, pos)
+		}
 		// Most lines are properties inside a component: a visible first
 		// byte that cannot start BEGIN or END, and too short to hold an
 		// oversized parameter section. Nothing else about them matters.
-		if c := body[lineStart]; c > ' ' && c < utf8.RuneSelf && c|0x20 != 'b' && c|0x20 != 'e' &&
-			pos-lineStart <= maxICalParamBytes && (depth > 0 || len(chunks) > 0) {
+		if c := body[start]; c > ' ' && c < utf8.RuneSelf && c|0x20 != 'b' && c|0x20 != 'e' &&
+			pos-start <= maxICalParamBytes && (s.depth > 0 || len(s.chunks) > 0) {
 			continue
 		}
-		line := trimLineBreak(body[lineStart:firstEnd])
-		if blankLine(line) {
-			continue
-		}
-		// The parameters are part of the logical line, so a short line
-		// cannot have too many.
-		if pos-lineStart > maxICalParamBytes {
-			_, value, paramLen := splitContentLine(line)
-			if value == nil {
-				// The parameters run on into continuation lines.
-				paramLen = pos - lineStart
-			}
-			if paramLen > maxICalParamBytes {
-				return nil, fmt.Errorf("feed: iCalendar: malformed: parameters longer than %d bytes", maxICalParamBytes)
-			}
-		}
-		switch kind, value := beginOrEnd(line); {
-		case kind == beginLine:
-			comp := bytes.TrimSpace(value)
-			if len(comp) == 0 {
-				return nil, errors.New("feed: iCalendar: malformed: BEGIN without a component name")
-			}
-			if depth == 0 {
-				chunks = append(chunks, icalChunk{calendar: sameComponent(comp, []byte("VCALENDAR")), start: lineStart})
-			}
-			if depth == maxICalDepth {
-				return nil, fmt.Errorf("feed: iCalendar: malformed: components nested deeper than %d", maxICalDepth)
-			}
-			stack[depth] = comp
-			depth++
-		case kind == endLine:
-			comp := bytes.TrimSpace(value)
-			if depth == 0 || !sameComponent(comp, stack[depth-1]) {
-				return nil, fmt.Errorf("feed: iCalendar: malformed: unexpected END:%.40q", comp)
-			}
-			depth--
-			if depth == 0 {
-				chunks[len(chunks)-1].end = pos
-			}
-		case depth == 0 && len(chunks) == 0:
-			return nil, errors.New("feed: iCalendar: malformed: content before BEGIN:VCALENDAR")
-		case depth == 0:
-			// A property after a complete calendar (some exporters append a
-			// cache note) belongs to nothing and is ignored.
+		if err := s.contentLine(trimLineBreak(body[start:firstEnd]), start, pos); err != nil {
+			return nil, err
 		}
 	}
-	if depth > 0 {
+	if s.depth > 0 {
 		return nil, errICalCutShort
 	}
-	if len(chunks) == 0 || !chunks[0].calendar {
+	if len(s.chunks) == 0 || !s.chunks[0].calendar {
 		return nil, errors.New("feed: iCalendar: malformed: no VCALENDAR")
 	}
-	return chunks, nil
+	return s.chunks, nil
+}
+
+// icalScanner is scanICal's state: the top-level components so far and
+// the names of the open components, as slices of the body.
+type icalScanner struct {
+	chunks []icalChunk
+	stack  [maxICalDepth][]byte
+	depth  int
+}
+
+// contentLine checks one content line: line is its first physical line
+// without the line break, start and next the offsets of the content line
+// and of the one after it (past continuation lines).
+func (s *icalScanner) contentLine(line []byte, start, next int) error {
+	if blankLine(line) {
+		return nil
+	}
+	// The parameters are part of the logical line, so a short line
+	// cannot have too many.
+	if next-start > maxICalParamBytes {
+		_, value, paramLen := splitContentLine(line)
+		if value == nil {
+			// The parameters run on into continuation lines.
+			paramLen = next - start
+		}
+		if paramLen > maxICalParamBytes {
+			return fmt.Errorf("feed: iCalendar: malformed: parameters longer than %d bytes", maxICalParamBytes)
+		}
+	}
+	switch kind, value := beginOrEnd(line); {
+	case kind == beginLine:
+		comp := bytes.TrimSpace(value)
+		if len(comp) == 0 {
+			return errors.New("feed: iCalendar: malformed: BEGIN without a component name")
+		}
+		if s.depth == 0 {
+			s.chunks = append(s.chunks, icalChunk{calendar: sameComponent(comp, []byte("VCALENDAR")), start: start})
+		}
+		if s.depth == maxICalDepth {
+			return fmt.Errorf("feed: iCalendar: malformed: components nested deeper than %d", maxICalDepth)
+		}
+		s.stack[s.depth] = comp
+		s.depth++
+	case kind == endLine:
+		comp := bytes.TrimSpace(value)
+		if s.depth == 0 || !sameComponent(comp, s.stack[s.depth-1]) {
+			return fmt.Errorf("feed: iCalendar: malformed: unexpected END:%.40q", comp)
+		}
+		s.depth--
+		if s.depth == 0 {
+			s.chunks[len(s.chunks)-1].end = next
+		}
+	case s.depth == 0 && len(s.chunks) == 0:
+		return errors.New("feed: iCalendar: malformed: content before BEGIN:VCALENDAR")
+	case s.depth == 0:
+		// A property after a complete calendar (some exporters append a
+		// cache note) belongs to nothing and is ignored.
+	}
+	return nil
 }
 
 // Kinds of content line that matter to the structure.
@@ -189,18 +211,6 @@ func blankLine(line []byte) bool {
 		return false
 	}
 	return len(bytes.TrimSpace(line)) == 0
-}
-
-// nextLogicalLine returns the end of the physical line starting at pos
-// (after its line break) and the offset of the next content line, past
-// any continuation lines.
-func nextLogicalLine(body []byte, pos int) (firstEnd, next int) {
-	firstEnd = lineEnd(body, pos)
-	next = firstEnd
-	for next < len(body) && (body[next] == ' ' || body[next] == '\t') {
-		next = lineEnd(body, next)
-	}
-	return firstEnd, next
 }
 
 // trimLineBreak drops the line break from a physical line. Only BEGIN/END

@@ -103,12 +103,14 @@ func TestSameComponent(t *testing.T) {
 // TestICalStream checks that go-ical is fed exactly the top-level
 // components, bare ones wrapped in a VCALENDAR, whatever the read size.
 func TestICalStream(t *testing.T) {
-	body := "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\nX-GAP:1\r\nBEGIN:VEVENT\r\nUID:a\r\nEND:VEVENT"
+	body := "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\nX-GAP:1\r\nBEGIN:VTODO\r\nEND:VTODO\r\n\r\nBEGIN:VEVENT\r\nUID:a\r\nEND:VEVENT"
 	chunks, err := scanICal([]byte(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n" + icalWrapOpen + "BEGIN:VEVENT\r\nUID:a\r\nEND:VEVENT" + icalWrapClose
+	want := "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n" +
+		icalWrapOpen + "BEGIN:VTODO\r\nEND:VTODO\r\n" + "END:VCALENDAR\r\n" +
+		icalWrapOpen + "BEGIN:VEVENT\r\nUID:a\r\nEND:VEVENT" + icalWrapClose
 	for _, size := range []int{1, 7, 4096} {
 		r := newICalStream([]byte(body), chunks)
 		buf := make([]byte, size)

@@ -9,7 +9,8 @@ import (
 )
 
 // go-ical only accepts a VCALENDAR at the top, so a bare component is fed
-// to it inside these lines and unwrapped again.
+// to it inside these lines and unwrapped again. The closing line starts
+// with a line break for a component that ends the body without one.
 const (
 	icalWrapOpen  = "BEGIN:VCALENDAR\r\n"
 	icalWrapClose = "\r\nEND:VCALENDAR\r\n"
@@ -70,6 +71,11 @@ func (s *icalStream) advance() bool {
 		s.segs[0], s.nsegs = text, 1
 	} else {
 		s.segs[0], s.segs[1], s.segs[2], s.nsegs = s.open, text, s.finish, 3
+		if text[len(text)-1] == '\n' {
+			// The END line has its line break: no empty line for go-ical
+			// to read and skip.
+			s.segs[2] = s.finish[len("\r\n"):]
+		}
 	}
 	s.seg = 0
 	return true
