@@ -134,6 +134,7 @@ func serve(ctx context.Context, e env) int {
 	defer store.Close()
 	reg := newRegistry()
 	eng := newEngine(store, cfg, log, engine.NewMetrics(reg))
+	ws := engine.NewWebSub(eng, engine.WebSubOptions{PublicURL: cfg.PublicURL, MaxBytes: cfg.FetchMaxBytes})
 	var listener net.Listener
 	if cfg.HTTPAddr != "" {
 		if listener, err = net.Listen("tcp", cfg.HTTPAddr); err != nil {
@@ -144,6 +145,7 @@ func serve(ctx context.Context, e env) int {
 	b, err := bot.New(bot.Options{
 		Token: cfg.BotToken, APIURL: cfg.TelegramAPIURL, AdminID: cfg.AdminID, Language: cfg.BotLanguage,
 		Store: store, Engine: eng, Renderer: renderer, Fetcher: newFetcher(cfg, log), MediaMaxBytes: cfg.MediaMaxBytes, Logger: log,
+		WebhookURL: webhookURL(cfg),
 	})
 	if err != nil {
 		if listener != nil {
@@ -154,11 +156,12 @@ func serve(ctx context.Context, e env) int {
 	}
 	log.Info("rssbot: serving", "version", version, "config", cfg)
 	var wg sync.WaitGroup
-	errs := make([]error, 3)
+	errs := make([]error, 4)
 	wg.Go(func() { errs[0] = eng.Run(ctx) })
 	wg.Go(func() { errs[1] = b.Run(ctx) })
+	wg.Go(func() { errs[2] = ws.Run(ctx) })
 	if listener != nil {
-		wg.Go(func() { errs[2] = serveHTTP(ctx, listener, httpRoutes(eng, reg)) })
+		wg.Go(func() { errs[3] = serveHTTP(ctx, listener, httpRoutes(cfg, ws, b, eng, reg)) })
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
@@ -177,12 +180,26 @@ func newRegistry() *prometheus.Registry {
 	return reg
 }
 
-// httpRoutes are the HTTP_ADDR endpoints.
-func httpRoutes(eng *engine.Engine, reg *prometheus.Registry) http.Handler {
+// webhookURL is where Telegram pushes updates: only with PUBLIC_URL.
+func webhookURL(cfg config.Config) string {
+	if cfg.PublicURL == "" {
+		return ""
+	}
+	return bot.WebhookURL(cfg.PublicURL, cfg.BotToken)
+}
+
+// httpRoutes are the HTTP_ADDR endpoints; with PUBLIC_URL also the
+// Telegram webhook and the WebSub callbacks (served on every instance,
+// whichever one Telegram or a hub reaches).
+func httpRoutes(cfg config.Config, ws *engine.WebSub, b *bot.Bot, eng *engine.Engine, reg *prometheus.Registry) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", eng.Healthz)
 	mux.HandleFunc("GET /readyz", eng.Readyz)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	if cfg.PublicURL != "" {
+		mux.Handle(bot.WebhookPath(cfg.BotToken), b.WebhookHandler())
+		mux.Handle("/websub/", ws.Handler())
+	}
 	return mux
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -9,50 +8,69 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rssbot/rssbot/bot"
 	"github.com/rssbot/rssbot/bot/telegramtest"
 	"github.com/rssbot/rssbot/storage/storagetest"
 )
 
-// TestServeHTTPAddr: with HTTP_ADDR set, serve answers /healthz, /readyz
-// once the poller ticks, and /metrics with the poller's metrics.
-func TestServeHTTPAddr(t *testing.T) {
-	tg := telegramtest.New(t)
+// freeAddr returns a loopback address nobody listens on.
+func freeAddr(t *testing.T) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
-	stop, logs := startServe(t, map[string]string{
-		"BOT_TOKEN": tg.Token, "ADMIN_ID": strconv.Itoa(adminID), "TELEGRAM_API_URL": tg.URL,
-		"DATABASE_URL": storagetest.SQLiteURL(t), "HTTP_ADDR": addr, "POLL_TICK": "1s",
-	})
-	get := func(path string) (int, string) {
-		resp, err := http.Get("http://" + addr + path)
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// With HTTP_ADDR and PUBLIC_URL, serve mounts the health endpoints, the
+// Telegram webhook (which refuses a request without the secret) and the
+// WebSub callbacks.
+func TestServeHTTPRoutes(t *testing.T) {
+	tg := telegramtest.New(t)
+	addr := freeAddr(t)
+	settings := map[string]string{
+		"BOT_TOKEN":              tg.Token,
+		"ADMIN_ID":               strconv.Itoa(adminID),
+		"TELEGRAM_API_URL":       tg.URL,
+		"DATABASE_URL":           storagetest.SQLiteURL(t),
+		"ALLOW_PRIVATE_NETWORKS": "true",
+		"HTTP_ADDR":              addr,
+		"PUBLIC_URL":             "https://" + addr, // loopback only: nothing leaves the machine
+	}
+	stop, logs := startServe(t, settings)
+	defer func() {
+		if code := stop(); code != 0 {
+			t.Errorf("serve exited %d; logs:\n%s", code, logs)
+		}
+	}()
+	base := "http://" + addr
+	waitFor(t, 10*time.Second, "the HTTP listener", func() bool {
+		resp, err := http.Get(base + "/healthz")
 		if err != nil {
-			return 0, err.Error()
+			return false
 		}
-		defer resp.Body.Close()
-		body, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(body)
-	}
-	waitFor(t, 10*time.Second, "/readyz to answer 200", func() bool {
-		code, _ := get("/readyz")
-		return code == http.StatusOK
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
 	})
-	if code, body := get("/healthz"); code != http.StatusOK || strings.TrimSpace(body) != "ok" {
-		t.Errorf("/healthz = %d %q", code, body)
+	tests := []struct {
+		method, path string
+		want         int
+	}{
+		{"POST", bot.WebhookPath(tg.Token), http.StatusUnauthorized}, // mounted, and no secret: refused
+		{"GET", "/websub/not-a-token?hub.mode=subscribe&hub.topic=x&hub.challenge=c", http.StatusNotFound},
+		{"GET", "/no-such-page", http.StatusNotFound},
 	}
-	code, body := get("/metrics")
-	for _, want := range []string{"rssbot_due_feeds 0", "rssbot_lease_conflicts_total 0", "rssbot_fetch_duration_seconds_count 0", "go_goroutines"} {
-		if code != http.StatusOK || !strings.Contains(body, want) {
-			t.Errorf("/metrics (%d) lacks %q", code, want)
+	for _, tt := range tests {
+		req, _ := http.NewRequest(tt.method, base+tt.path, strings.NewReader(`{"update_id":1}`))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tt.want {
+			t.Errorf("%s %s = %d, want %d", tt.method, tt.path, resp.StatusCode, tt.want)
 		}
 	}
-	if code := stop(); code != 0 {
-		t.Fatalf("serve exited %d; logs:\n%s", code, logs)
-	}
-	if code, _ := get("/healthz"); code != 0 {
-		t.Errorf("listener still up after stop: %d", code)
-	}
+	waitFor(t, 10*time.Second, "setWebhook", func() bool { return tg.Webhook() == bot.WebhookURL("https://"+addr, tg.Token) })
 }

@@ -44,7 +44,11 @@ type Options struct {
 	SendInterval time.Duration
 	// LeaseTTL is how long the leader lease lasts without renewal (default 30s).
 	LeaseTTL time.Duration
-	Now      func() time.Time
+	// WebhookURL, when set, switches from getUpdates to a webhook: the full
+	// public URL of WebhookHandler, WebhookURL(PUBLIC_URL, Token). Empty: long
+	// polling, and any webhook left behind is deleted.
+	WebhookURL string
+	Now        func() time.Time
 }
 
 // LeaderLease is the leases row that decides which instance talks to Telegram.
@@ -60,6 +64,10 @@ type Bot struct {
 	// tokens hold what inline buttons stand for (feed candidates), since
 	// callback data is limited to 64 bytes.
 	tokens *tokenStore
+	// secret is setWebhook's secret_token, derived from the token.
+	secret string
+	// inbox runs webhook deliveries within Run.
+	inbox *inbox
 }
 
 // New connects to the Bot API (getMe checks the token).
@@ -86,11 +94,19 @@ func New(opts Options) (*Bot, error) {
 		host, _ := os.Hostname()
 		opts.Owner = fmt.Sprintf("%s/%d/%d", host, os.Getpid(), time.Now().UnixNano())
 	}
+	if opts.WebhookURL != "" {
+		if err := checkWebhookURL(opts.WebhookURL); err != nil {
+			return nil, err
+		}
+	}
 	catalog, err := i18n.Load()
 	if err != nil {
 		return nil, err
 	}
-	b := &Bot{opts: opts, msg: catalog.For(opts.Language), log: opts.Logger, tokens: newTokenStore(tokenTTL, opts.Now)}
+	b := &Bot{
+		opts: opts, msg: catalog.For(opts.Language), log: opts.Logger, tokens: newTokenStore(tokenTTL, opts.Now),
+		secret: webhookSecret(opts.Token), inbox: newInbox(),
+	}
 	tgOpts := []tgbot.Option{
 		tgbot.WithDefaultHandler(b.onUpdate),
 		tgbot.WithHTTPClient(opts.PollTimeout+time.Second, &http.Client{Timeout: opts.PollTimeout + 15*time.Second}),
@@ -99,7 +115,7 @@ func New(opts Options) (*Bot, error) {
 				b.log.Warn("bot: telegram client", "error", err)
 			}
 		}),
-		tgbot.WithAllowedUpdates(tgbot.AllowedUpdates{"message", "callback_query", "my_chat_member"}),
+		tgbot.WithAllowedUpdates(allowedUpdates()),
 		tgbot.WithCheckInitTimeout(30 * time.Second),
 	}
 	if opts.APIURL != "" {
@@ -118,8 +134,14 @@ func New(opts Options) (*Bot, error) {
 }
 
 // Run serves until ctx ends. Only the instance holding the leader lease
-// reads updates and sends; the others wait for the lease.
+// reads updates (getUpdates, or setWebhook) and sends; the others wait for the
+// lease. In webhook mode every instance handles the deliveries that reach its
+// WebhookHandler while Run runs.
 func (b *Bot) Run(ctx context.Context) error {
+	if b.opts.WebhookURL != "" {
+		b.inbox.open(ctx)
+		defer b.inbox.close()
+	}
 	for ctx.Err() == nil {
 		ok, err := b.opts.Store.AcquireLease(ctx, LeaderLease, b.opts.Owner, b.opts.Now(), b.opts.LeaseTTL)
 		if err != nil && ctx.Err() == nil {
@@ -137,14 +159,20 @@ func (b *Bot) Run(ctx context.Context) error {
 	return nil
 }
 
-// lead runs getUpdates and the sender while this instance holds the lease.
+// lead runs getUpdates (or keeps the webhook set) and the sender while this
+// instance holds the lease. Losing the lease leaves the webhook in place: the
+// next leader sets the same one.
 func (b *Bot) lead(ctx context.Context) {
 	lctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	b.log.Info("bot: leading", "owner", b.opts.Owner)
-	b.setup(lctx)
+	b.log.Info("bot: leading", "owner", b.opts.Owner, "webhook", b.opts.WebhookURL != "")
+	hooked := b.setup(lctx)
 	done := make(chan struct{}, 2)
-	go func() { b.api.Start(lctx); done <- struct{}{} }()
+	if b.opts.WebhookURL == "" {
+		go func() { b.api.Start(lctx); done <- struct{}{} }()
+	} else {
+		done <- struct{}{}
+	}
 	go func() { b.sendLoop(lctx); done <- struct{}{} }()
 
 	renew := time.NewTicker(b.opts.LeaseTTL / 3)
@@ -158,6 +186,9 @@ func (b *Bot) lead(ctx context.Context) {
 				b.log.Warn("bot: lost the leader lease", "error", err)
 				cancel()
 			}
+			if ok && !hooked {
+				hooked = b.retrySetWebhook(lctx)
+			}
 		}
 	}
 	<-done
@@ -169,12 +200,30 @@ func (b *Bot) lead(ctx context.Context) {
 	}
 }
 
-// setup switches the bot to long polling and registers its command list.
-func (b *Bot) setup(ctx context.Context) {
-	if _, err := b.api.DeleteWebhook(ctx, &tgbot.DeleteWebhookParams{}); err != nil {
+// setup points Telegram at the webhook, or switches it to long polling, and
+// registers the command list. It reports whether updates will arrive: false
+// when setWebhook failed and must be tried again.
+func (b *Bot) setup(ctx context.Context) bool {
+	hooked := true
+	if b.opts.WebhookURL != "" {
+		hooked = b.retrySetWebhook(ctx)
+	} else if _, err := b.api.DeleteWebhook(ctx, &tgbot.DeleteWebhookParams{}); err != nil {
 		b.log.Warn("bot: deleteWebhook", "error", err)
 	}
 	if _, err := b.api.SetMyCommands(ctx, &tgbot.SetMyCommandsParams{Commands: b.botCommands()}); err != nil {
 		b.log.Warn("bot: setMyCommands", "error", err)
 	}
+	return hooked
+}
+
+// retrySetWebhook calls setWebhook and logs a failure, which the next lease
+// renewal retries.
+func (b *Bot) retrySetWebhook(ctx context.Context) bool {
+	if err := b.setWebhook(ctx); err != nil {
+		if ctx.Err() == nil {
+			b.log.Warn("bot: webhook not set; retrying", "error", err)
+		}
+		return false
+	}
+	return true
 }

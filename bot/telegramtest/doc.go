@@ -10,7 +10,10 @@
 // text and caption limits, album sizes, file references) and recorded for
 // inspection. Tests inject incoming traffic (text messages, commands, documents,
 // button presses), queue failures (429 with retry_after, 403 blocked, chat
-// migration) and refuse media URLs to exercise delivery paths.
+// migration) and refuse media URLs to exercise delivery paths. Once a bot calls
+// setWebhook, queued updates are pushed to its URL instead, one at a time, as
+// POSTed JSON with the X-Telegram-Bot-Api-Secret-Token header, and retried until
+// the webhook answers 2xx (WithWebhookClient trusts an httptest TLS server).
 //
 // The validator is exported as pure functions (ParseHTML, ParseText, CheckText,
 // CheckCaption). They wrap templates/tghtml, the one implementation of Telegram's

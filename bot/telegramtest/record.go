@@ -190,8 +190,8 @@ func (s *Server) Commands() []models.BotCommand {
 	return slices.Clone(s.st.commands[commandsKey("", "")])
 }
 
-// Reset forgets recorded messages, requests, call counts, callback answers and
-// failures, queued (FailNext) or standing (FailChat, RefuseURL). Chats, users,
+// Reset forgets recorded messages, requests, call counts, callback answers,
+// webhook deliveries and failures, queued (FailNext) or standing (FailChat, RefuseURL). Chats, users,
 // members, commands, files, pending updates and sent messages (for edits and
 // button presses) stay.
 func (s *Server) Reset() {
@@ -201,6 +201,7 @@ func (s *Server) Reset() {
 	s.st.requests = nil
 	s.st.calls = map[string]int{}
 	s.st.answers = nil
+	s.st.deliveries = nil
 	s.st.failNext = map[string][]*APIError{}
 	s.st.failChat = map[int64]*APIError{}
 	s.st.refused = map[string]string{}

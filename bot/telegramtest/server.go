@@ -34,6 +34,8 @@ type Server struct {
 	bot       models.User
 	maxPoll   time.Duration
 	handlers  map[string]handlerFunc
+	hook      webhookConfig
+	pushDone  chan struct{} // closed when the webhook pusher has stopped
 
 	mu sync.Mutex
 	st state
@@ -46,6 +48,7 @@ type config struct {
 	token    string
 	username string
 	maxPoll  time.Duration
+	hook     webhookConfig
 }
 
 // WithToken sets the accepted token; its numeric prefix becomes the bot's user id.
@@ -68,7 +71,7 @@ func New(t testing.TB, opts ...Option) *Server {
 
 // NewServer starts a Server; the caller must Close it.
 func NewServer(opts ...Option) *Server {
-	c := config{token: DefaultToken, username: "test_bot", maxPoll: maxPollTimeout}
+	c := config{token: DefaultToken, username: "test_bot", maxPoll: maxPollTimeout, hook: defaultWebhookConfig()}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -84,18 +87,23 @@ func NewServer(opts ...Option) *Server {
 			ID: id, IsBot: true, FirstName: "Test Bot", Username: c.username,
 			CanJoinGroups: true,
 		},
-		st: newState(),
+		st:       newState(),
+		hook:     c.hook,
+		pushDone: make(chan struct{}),
 	}
 	s.handlers = s.routes()
 	s.http = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
 	s.URL = s.http.URL
+	go s.pushLoop()
 	return s
 }
 
-// Close ends pending long polls and shuts the server down; it is idempotent.
+// Close ends pending long polls and webhook pushes and shuts the server down;
+// it is idempotent.
 func (s *Server) Close() {
 	s.closeOnce.Do(func() {
 		close(s.done)
+		<-s.pushDone
 		s.http.Close()
 	})
 }

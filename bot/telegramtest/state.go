@@ -19,6 +19,8 @@ type state struct {
 	allowed      []string      // allowed_updates; nil means Telegram's default
 	pollCancel   chan struct{} // closed to end the pending getUpdates
 	webhookURL   string
+	hookSecret   string            // secret_token of setWebhook
+	deliveries   []WebhookDelivery // every push attempt, in order
 
 	// bot output
 	nextMessageID int

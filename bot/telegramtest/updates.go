@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -116,51 +115,14 @@ func (s *Server) enqueueLocked(kind string, fields map[string]any) int64 {
 	fields["update_id"] = id
 	raw, _ := json.Marshal(fields) // built from encodable values
 	s.st.updates = append(s.st.updates, queuedUpdate{id: id, kind: kind, raw: raw})
-	close(s.st.updateSignal)
-	s.st.updateSignal = make(chan struct{})
+	s.wakeLocked()
 	return id
 }
 
-func (s *Server) setWebhook(_ *http.Request, req *request) (any, *APIError) {
-	url := strings.TrimSpace(req.str("url"))
-	if url != "" && !strings.HasPrefix(strings.ToLower(url), "https://") {
-		return nil, badRequest("Bad Request: bad webhook: An HTTPS URL must be provided for webhook")
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.st.webhookURL = url
-	if req.bool("drop_pending_updates") {
-		s.st.updates = nil
-	}
-	return true, nil
-}
-
-func (s *Server) deleteWebhook(_ *http.Request, req *request) (any, *APIError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.st.webhookURL = ""
-	if req.bool("drop_pending_updates") {
-		s.st.updates = nil
-	}
-	return true, nil
-}
-
-func (s *Server) getWebhookInfo(*http.Request, *request) (any, *APIError) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	info := map[string]any{
-		"url": s.st.webhookURL, "has_custom_certificate": false,
-		"pending_update_count": len(s.st.updates),
-	}
-	return info, nil
-}
-
-// Webhook returns the URL set with setWebhook, "" when none. The server doesn't
-// push updates to it; drive the bot's webhook handler directly in tests.
-func (s *Server) Webhook() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.st.webhookURL
+// wakeLocked wakes long polls and the webhook pusher.
+func (s *Server) wakeLocked() {
+	close(s.st.updateSignal)
+	s.st.updateSignal = make(chan struct{})
 }
 
 // PendingUpdates returns how many updates wait for confirmation.
