@@ -391,7 +391,9 @@ func TestWebSubRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(ctxT(t))
 	done := make(chan error, 1)
 	go func() { done <- ws.Run(ctx) }()
-	for len(hub.requests()) == 0 {
+	// Wait for the hub to finish verifying, not only to be asked: the
+	// callback server must outlive that request.
+	for _, status := hub.last(); status == 0; _, status = hub.last() {
 		select {
 		case err := <-done:
 			t.Fatalf("Run returned %v before maintaining anything", err)
