@@ -68,6 +68,9 @@ type Bot struct {
 	secret string
 	// inbox runs webhook deliveries within Run.
 	inbox *inbox
+	// username is the bot's own (getMe), for telling "/cmd@thisbot" from
+	// commands addressed to other bots.
+	username string
 }
 
 // New connects to the Bot API (getMe checks the token).
@@ -116,7 +119,13 @@ func New(opts Options) (*Bot, error) {
 			}
 		}),
 		tgbot.WithAllowedUpdates(allowedUpdates()),
+		// Handlers run on Start's own workers, so that Start (and Run)
+		// returns only once the commands in flight are done, and at most
+		// webhookWorkers run at once, as in webhook mode.
+		tgbot.WithNotAsyncHandlers(),
+		tgbot.WithWorkers(webhookWorkers),
 		tgbot.WithCheckInitTimeout(30 * time.Second),
+		tgbot.WithSkipGetMe(), // called below, for the username
 	}
 	if opts.APIURL != "" {
 		tgOpts = append(tgOpts, tgbot.WithServerURL(opts.APIURL))
@@ -126,6 +135,13 @@ func New(opts Options) (*Bot, error) {
 		return nil, fmt.Errorf("bot: connecting to the Bot API: %w", err)
 	}
 	b.api = api
+	gctx, gcancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer gcancel()
+	me, err := api.GetMe(gctx)
+	if err != nil {
+		return nil, fmt.Errorf("bot: connecting to the Bot API: getMe: %w", err)
+	}
+	b.username = me.Username
 	b.deliver = deliver.New(deliver.Options{
 		API: api, Store: opts.Store, Renderer: opts.Renderer, Fetcher: opts.Fetcher, MediaMaxBytes: opts.MediaMaxBytes,
 		Language: opts.Language, AdminID: opts.AdminID, Owner: opts.Owner, Now: opts.Now, Logger: opts.Logger,

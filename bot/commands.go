@@ -34,6 +34,18 @@ func parseCommand(text string) (name string, args []string, ok bool) {
 	return name, fields[1:], name != ""
 }
 
+// forThisBot reports whether a command is this bot's: it names no bot
+// ("/sub"), or this one ("/sub@ThisBot", usernames being case-insensitive).
+// Groups with several bots show "/sub@OtherBot" for the others.
+func forThisBot(text, username string) bool {
+	fields := strings.Fields(text)
+	if len(fields) == 0 {
+		return false
+	}
+	_, addressee, named := strings.Cut(fields[0], "@")
+	return !named || strings.EqualFold(addressee, username)
+}
+
 // restAfter returns text after its first n whitespace-separated fields,
 // trimmed, with the white space inside it (newlines of a template, spaces
 // of a pattern) kept as written.
@@ -74,7 +86,7 @@ func (b *Bot) onMessage(ctx context.Context, m *models.Message) {
 		text = m.Caption
 	}
 	name, args, ok := parseCommand(text)
-	if !ok {
+	if !ok || !forThisBot(text, b.username) {
 		return
 	}
 	run, known := commandHandlers()[name]
@@ -121,23 +133,33 @@ func (b *Bot) send(ctx context.Context, chatID int64, thread int, text string) {
 
 // sendAt sends finished Telegram HTML, with an optional inline keyboard,
 // and returns the message id (0 when it failed).
+// A text over Telegram's limits goes out in parts (see fitReply); the
+// keyboard is on the last, whose id is returned.
 func (b *Bot) sendAt(ctx context.Context, p place, text string, kb *models.InlineKeyboardMarkup) int {
-	params := &tgbot.SendMessageParams{
-		ChatID:             p.chatID,
-		MessageThreadID:    p.thread,
-		Text:               text,
-		ParseMode:          models.ParseModeHTML,
-		LinkPreviewOptions: &models.LinkPreviewOptions{IsDisabled: tgbot.True()},
+	parts := fitReply(text)
+	if len(parts) == 0 {
+		parts = []string{text} // nothing to cut: let Telegram say why
 	}
-	if kb != nil {
-		params.ReplyMarkup = kb
+	id := 0
+	for i, part := range parts {
+		params := &tgbot.SendMessageParams{
+			ChatID:             p.chatID,
+			MessageThreadID:    p.thread,
+			Text:               part,
+			ParseMode:          models.ParseModeHTML,
+			LinkPreviewOptions: &models.LinkPreviewOptions{IsDisabled: tgbot.True()},
+		}
+		if kb != nil && i == len(parts)-1 {
+			params.ReplyMarkup = kb
+		}
+		m, err := b.api.SendMessage(ctx, params)
+		if err != nil {
+			b.log.Warn("bot: reply failed", "chat_id", p.chatID, "error", err)
+			return 0
+		}
+		id = m.ID
 	}
-	m, err := b.api.SendMessage(ctx, params)
-	if err != nil {
-		b.log.Warn("bot: reply failed", "chat_id", p.chatID, "error", err)
-		return 0
-	}
-	return m.ID
+	return id
 }
 
 // escapeAll HTML-escapes every string value: data from feeds, URLs and

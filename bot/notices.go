@@ -90,12 +90,18 @@ func deliveryNoticeData(f deliver.NoticeFields) map[string]any {
 	})
 }
 
-// escapeValues HTML-escapes the strings among data's values.
+// noticeFieldMax bounds each text of a notice (a URL, an error, a list of
+// chats), so that even three of them stay within Telegram's 4096
+// characters: a notice Telegram refuses would be marked failed unseen.
+const noticeFieldMax = 1000
+
+// escapeValues HTML-escapes the strings among data's values, each clipped
+// to noticeFieldMax characters.
 func escapeValues(data map[string]any) map[string]any {
 	out := make(map[string]any, len(data))
 	for k, v := range data {
 		if s, ok := v.(string); ok {
-			v = html.EscapeString(s)
+			v = html.EscapeString(clip(s, noticeFieldMax))
 		}
 		out[k] = v
 	}

@@ -390,3 +390,25 @@ func TestWhen(t *testing.T) {
 		}
 	}
 }
+
+// A command is this bot's when it names no bot or this one; Telegram
+// usernames are case-insensitive.
+func TestForThisBot(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"/sub http://x", true},
+		{"/sub@rss_bot http://x", true},
+		{"/SUB@RSS_Bot", true},
+		{"/sub@other_bot http://x", false},
+		{"/sub@ http://x", false},
+		{"  /rss@rss_bot  ", true},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := forThisBot(tt.text, "rss_bot"); got != tt.want {
+			t.Errorf("forThisBot(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}

@@ -20,8 +20,11 @@ const hostWait = 200 * time.Millisecond
 // withHost runs fn while holding the host's lease, waiting (until ctx
 // ends) while another worker or instance polls it.
 func (e *Engine) withHost(ctx context.Context, host string, fn func(*hostLease)) error {
+	// An owner of its own: ClaimHost extends its owner's live lease, and
+	// the poll workers of this engine hold hosts as e.opts.Owner.
+	owner := fmt.Sprintf("%s/manual/%d", e.opts.Owner, e.manual.Add(1))
 	for {
-		ok, err := e.store.ClaimHost(ctx, host, e.opts.Owner, e.opts.Now(), e.opts.HostLease)
+		ok, err := e.store.ClaimHost(ctx, host, owner, e.opts.Now(), e.opts.HostLease)
 		if err != nil {
 			return err
 		}
@@ -35,8 +38,9 @@ func (e *Engine) withHost(ctx context.Context, host string, fn func(*hostLease))
 		case <-time.After(hostWait):
 		}
 	}
-	defer e.release(ctx, host)
-	fn(&hostLease{host: host, renewed: e.opts.Now()})
+	lease := &hostLease{host: host, owner: owner, renewed: e.opts.Now()}
+	defer e.release(ctx, lease)
+	fn(lease)
 	return nil
 }
 

@@ -54,6 +54,7 @@ type Engine struct {
 	log      *slog.Logger
 	metrics  *Metrics
 	lastTick atomic.Int64 // unix nanoseconds of the poll loop's last progress; 0 = not started
+	manual   atomic.Int64 // numbers the lease owners of manual host claims
 	hooks    hooks
 }
 
@@ -148,6 +149,14 @@ func (e *Engine) prune(ctx context.Context, now time.Time) {
 	}
 	if n > 0 {
 		e.log.Info("engine: forgot old entries", "entries", n)
+	}
+	// Done notices go after the same time, so that table is bounded too.
+	if n, err = e.store.PruneNotices(ctx, now.Add(-e.opts.EntryRetention)); err != nil {
+		if ctx.Err() == nil {
+			e.log.Error("engine: pruning notices failed", "error", err)
+		}
+	} else if n > 0 {
+		e.log.Info("engine: forgot old notices", "notices", n)
 	}
 }
 

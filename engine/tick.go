@@ -65,7 +65,7 @@ func (e *Engine) round(ctx context.Context, notPolledSince time.Time) (Summary, 
 				}
 				var results []PollResult
 				if err == nil {
-					results, err = e.pollHost(ctx, &hostLease{host: hosts[0], renewed: e.opts.Now()}, notPolledSince)
+					results, err = e.pollHost(ctx, &hostLease{host: hosts[0], owner: e.opts.Owner, renewed: e.opts.Now()}, notPolledSince)
 					if err == nil && e.lastTick.Load() != 0 {
 						e.alive()
 					}
@@ -99,7 +99,7 @@ func (e *Engine) round(ctx context.Context, notPolledSince time.Time) (Summary, 
 // feed whose poll could not be stored would otherwise be claimed again and
 // again.
 func (e *Engine) pollHost(ctx context.Context, lease *hostLease, notPolledSince time.Time) ([]PollResult, error) {
-	defer e.release(ctx, lease.host)
+	defer e.release(ctx, lease)
 	feeds, err := e.store.DueFeeds(ctx, lease.host, e.opts.Now(), notPolledSince)
 	if err != nil {
 		return nil, err
@@ -123,18 +123,19 @@ func (e *Engine) pollHost(ctx context.Context, lease *hostLease, notPolledSince 
 	return results, nil
 }
 
-func (e *Engine) release(ctx context.Context, host string) {
+func (e *Engine) release(ctx context.Context, l *hostLease) {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	if err := e.store.ReleaseHost(rctx, host, e.opts.Owner); err != nil {
-		e.log.Warn("engine: releasing host failed", "host", host, "error", err)
+	if err := e.store.ReleaseHost(rctx, l.host, l.owner); err != nil {
+		e.log.Warn("engine: releasing host failed", "host", l.host, "error", err)
 	}
 }
 
-// hostLease is a host this worker holds, and when its lease was last
-// extended.
+// hostLease is a host this worker holds, the owner it holds it as, and
+// when its lease was last extended.
 type hostLease struct {
 	host    string
+	owner   string
 	renewed time.Time
 }
 
@@ -147,7 +148,7 @@ func (e *Engine) keepLease(ctx context.Context, l *hostLease) bool {
 	if now.Sub(l.renewed) < e.opts.HostLease/4 {
 		return true
 	}
-	ok, err := e.store.RenewHostLease(ctx, l.host, e.opts.Owner, now.Add(e.opts.HostLease))
+	ok, err := e.store.RenewHostLease(ctx, l.host, l.owner, now.Add(e.opts.HostLease))
 	if err != nil || !ok {
 		if ctx.Err() == nil {
 			e.metrics.leaseConflict()

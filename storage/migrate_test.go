@@ -51,7 +51,7 @@ func TestMigrateTwiceIsNoop(t *testing.T) {
 		if err := rawDB(t, url).QueryRowContext(ctx, "SELECT version, dirty FROM schema_migrations").Scan(&version, &dirty); err != nil {
 			t.Fatal(err)
 		}
-		if version != 2 || dirty {
+		if version != 3 || dirty {
 			t.Fatalf("schema_migrations = %d, dirty %v", version, dirty)
 		}
 	})

@@ -125,3 +125,19 @@ func (s *Store) NoticeByID(ctx context.Context, id int64) (Notice, error) {
 	}
 	return ns[0], nil
 }
+
+// PruneNotices forgets notices that were done (sent or failed) before
+// cutoff and returns how many went. Nothing reads them again, and without
+// this the table grows with every event for as long as the bot runs.
+func (s *Store) PruneNotices(ctx context.Context, cutoff time.Time) (int64, error) {
+	res, err := s.db.ExecContext(ctx, "DELETE FROM notices WHERE state IN (?, ?) AND COALESCE(updated_at, created_at) < ?",
+		StateSent, StateFailed, cutoff.UnixMilli())
+	if err != nil {
+		return 0, fmt.Errorf("storage: prune notices: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("storage: prune notices: %w", err)
+	}
+	return n, nil
+}

@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"math"
 	"strings"
 	"time"
 )
@@ -10,7 +11,10 @@ import (
 // max-age. Zero means no hint. Invalid values are ignored.
 func PublisherHint(ttlMinutes int, updatePeriod string, updateFrequency int, maxAge time.Duration) time.Duration {
 	var hint time.Duration
-	if ttlMinutes > 0 {
+	switch {
+	case int64(ttlMinutes) > int64(math.MaxInt64/time.Minute):
+		hint = math.MaxInt64 // beyond what a Duration holds: saturate, not wrap
+	case ttlMinutes > 0:
 		hint = time.Duration(ttlMinutes) * time.Minute
 	}
 	if sy := syndicationInterval(updatePeriod, updateFrequency); sy > hint {

@@ -1,6 +1,7 @@
 package schedule
 
 import (
+	"math"
 	"testing"
 	"time"
 )
@@ -207,6 +208,9 @@ func TestPublisherHint(t *testing.T) {
 		{"negative frequency ignored", 0, "daily", -1, 0, 0},
 		{"longer of ttl and sy", 120, "hourly", 1, 0, 2 * time.Hour},
 		{"max-age wins", 10, "", 0, 3 * time.Hour, 3 * time.Hour},
+		// A ttl too large for a Duration must still mean "rarely", not
+		// wrap round to a short or negative interval.
+		{"huge ttl saturates", math.MaxInt32, "", 0, 0, math.MaxInt64},
 	}
 	for _, tt := range tests {
 		if got := PublisherHint(tt.ttl, tt.period, tt.freq, tt.maxAge); got != tt.want {
