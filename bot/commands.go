@@ -164,16 +164,27 @@ func (b *Bot) sendAt(ctx context.Context, p place, text string, kb *models.Inlin
 
 // escapeAll HTML-escapes every string value: data from feeds, URLs and
 // error texts never become markup.
-func escapeAll(data map[string]any) map[string]any {
+func escapeAll(data map[string]any) map[string]any { return escapeClipped(data, 0) }
+
+// escapeClipped is escapeAll with every text first clipped to max
+// characters (0: no limit).
+func escapeClipped(data map[string]any, max int) map[string]any {
 	out := make(map[string]any, len(data))
 	for k, v := range data {
+		var text string
 		switch s := v.(type) {
 		case string:
-			v = escape(s)
+			text = s
 		case error:
-			v = escape(s.Error())
+			text = s.Error()
+		default:
+			out[k] = v
+			continue
 		}
-		out[k] = v
+		if max > 0 {
+			text = clip(text, max)
+		}
+		out[k] = escape(text)
 	}
 	return out
 }

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"html"
 	"strings"
 
 	tgbot "github.com/go-telegram/bot"
@@ -74,7 +73,7 @@ func (b *Bot) noticeText(ctx context.Context, n storage.Notice) string {
 			url = f.URL
 		}
 	}
-	data := escapeValues(map[string]any{"URL": url, "Detail": n.Text})
+	data := escapeClipped(map[string]any{"URL": url, "Detail": n.Text}, noticeFieldMax)
 	if text := b.msg.T(id, data); text != id {
 		return text
 	}
@@ -84,26 +83,13 @@ func (b *Bot) noticeText(ctx context.Context, n storage.Notice) string {
 // deliveryNoticeData is the template data of a delivery notice, every
 // text HTML-escaped (chat titles and Telegram's words are not ours).
 func deliveryNoticeData(f deliver.NoticeFields) map[string]any {
-	return escapeValues(map[string]any{
+	return escapeClipped(map[string]any{
 		"Chat": f.Chat, "Topic": f.Topic, "Reason": f.Reason, "Waiting": f.Waiting,
 		"From": f.From, "To": f.To, "Chats": strings.Join(f.Chats, ", "),
-	})
+	}, noticeFieldMax)
 }
 
 // noticeFieldMax bounds each text of a notice (a URL, an error, a list of
 // chats), so that even three of them stay within Telegram's 4096
 // characters: a notice Telegram refuses would be marked failed unseen.
 const noticeFieldMax = 1000
-
-// escapeValues HTML-escapes the strings among data's values, each clipped
-// to noticeFieldMax characters.
-func escapeValues(data map[string]any) map[string]any {
-	out := make(map[string]any, len(data))
-	for k, v := range data {
-		if s, ok := v.(string); ok {
-			v = html.EscapeString(clip(s, noticeFieldMax))
-		}
-		out[k] = v
-	}
-	return out
-}
