@@ -8,7 +8,6 @@ import (
 
 	"github.com/rssbot/rssbot/engine"
 	"github.com/rssbot/rssbot/engine/discover"
-	"github.com/rssbot/rssbot/engine/feed"
 )
 
 // maxCandidates is how many discovered feeds /sub offers as buttons.
@@ -39,11 +38,15 @@ func (b *Bot) cmdSub(ctx context.Context, c command) {
 func (b *Bot) subscribe(ctx context.Context, p place, rawURL string, target chatTarget) {
 	wasDisabled := b.feedDisabled(ctx, rawURL)
 	res, err := b.opts.Engine.Subscribe(ctx, rawURL, target.chat.ID, target.topic)
-	if errors.Is(err, feed.ErrNotFeed) {
-		b.offerFeeds(ctx, p, rawURL, target)
+	var site *engine.WebsiteError
+	switch {
+	case errors.As(err, &site):
+		b.offerFeeds(ctx, p, rawURL, target, site.Found)
 		return
-	}
-	if err != nil {
+	case errors.Is(err, discover.ErrNoFeed):
+		b.say(ctx, p, "sub_no_feed", map[string]any{"URL": rawURL, "Error": err})
+		return
+	case err != nil:
 		b.say(ctx, p, "sub_failed", map[string]any{"URL": rawURL, "Error": err})
 		return
 	}
@@ -70,18 +73,9 @@ func (b *Bot) feedDisabled(ctx context.Context, rawURL string) bool {
 	return err == nil && !f.DisabledAt.IsZero()
 }
 
-// offerFeeds discovers the feeds of a web page and offers each as a
-// subscribe button with a preview button beside it.
-func (b *Bot) offerFeeds(ctx context.Context, p place, rawURL string, target chatTarget) {
-	found, err := b.opts.Engine.Discover(ctx, rawURL)
-	if err != nil {
-		id := "sub_failed"
-		if errors.Is(err, discover.ErrNoFeed) {
-			id = "sub_no_feed"
-		}
-		b.say(ctx, p, id, map[string]any{"URL": rawURL, "Error": err})
-		return
-	}
+// offerFeeds offers each feed a web page declares as a subscribe button
+// with a preview button beside it.
+func (b *Bot) offerFeeds(ctx context.Context, p place, rawURL string, target chatTarget, found discover.Result) {
 	cands := found.Candidates[:min(len(found.Candidates), maxCandidates)]
 	lines := []string{b.msg.N("sub_candidates", len(found.Candidates), escapeAll(map[string]any{"URL": rawURL}))}
 	buttons := make([]candidateButton, len(cands))

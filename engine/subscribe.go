@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/rssbot/rssbot/engine/discover"
+	"github.com/rssbot/rssbot/engine/feed"
 	"github.com/rssbot/rssbot/engine/fetch"
 	"github.com/rssbot/rssbot/engine/schedule"
 	"github.com/rssbot/rssbot/storage"
@@ -70,6 +72,20 @@ func (e *Engine) Subscribe(ctx context.Context, rawURL string, chatID, topicID i
 	return Subscribed{Subscription: sub, Feed: f, Existed: !created, Entries: n}, nil
 }
 
+// WebsiteError reports that a subscription URL is a web page, not a feed;
+// Found holds the feeds the page declares, for the caller to offer.
+type WebsiteError struct {
+	URL   string
+	Found discover.Result
+}
+
+func (e *WebsiteError) Error() string {
+	return fmt.Sprintf("engine: %s is a web page, not a feed", e.URL)
+}
+
+// Is makes a WebsiteError match feed.ErrNotFeed.
+func (e *WebsiteError) Is(target error) bool { return target == feed.ErrNotFeed }
+
 // addFeed fetches and parses a feed, then stores it with its current entries
 // marked as seen and its first scheduled poll. The request waits for the
 // host like any poll, so a server never sees it beside one.
@@ -78,19 +94,26 @@ func (e *Engine) addFeed(ctx context.Context, u string) (storage.Feed, error) {
 	if err != nil {
 		return storage.Feed{}, err
 	}
-	var res fetch.Result
+	// Discovery makes the one request (and, for a web page without declared
+	// feeds, the well-known-path guesses) and hands back the body when the
+	// URL is itself a feed, so nothing is fetched twice.
+	var (
+		found discover.Result
+		dErr  error
+	)
 	err = e.withHost(ctx, host, func(*hostLease) {
-		res = e.fetch(ctx, fetch.Request{URL: u, Fresh: true})
+		found, dErr = e.Discover(ctx, u)
 	})
+	if err == nil {
+		err = dErr
+	}
 	if err != nil {
 		return storage.Feed{}, err
 	}
-	if res.Outcome != fetch.OK {
-		if res.Err != nil {
-			return storage.Feed{}, res.Err
-		}
-		return storage.Feed{}, fmt.Errorf("engine: fetching %s: %s", u, res.Outcome)
+	if found.Direct == nil {
+		return storage.Feed{}, &WebsiteError{URL: u, Found: found}
 	}
+	res := *found.Direct
 	parsed, err := parseFeed(res)
 	if err != nil {
 		return storage.Feed{}, err
