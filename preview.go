@@ -17,7 +17,6 @@ import (
 	"github.com/rssbot/rssbot/config"
 	"github.com/rssbot/rssbot/engine/discover"
 	"github.com/rssbot/rssbot/engine/feed"
-	"github.com/rssbot/rssbot/engine/fetch"
 	"github.com/rssbot/rssbot/templates"
 )
 
@@ -122,21 +121,12 @@ func previewFeed(ctx context.Context, cfg config.Config, e env, target string) (
 		return previewSource{feed: f}, err
 	}
 	client := newFetcher(cfg, cfg.Logger(e.stderr))
-	found, err := discover.Discover(ctx, client, target, func(b []byte, _ string) bool { return feed.Detect(b) != "" })
+	res, found, err := discover.FirstFeed(ctx, client, target, func(b []byte, _ string) bool { return feed.Detect(b) != "" })
 	if err != nil {
 		return previewSource{}, err
 	}
-	res := found.Direct
-	feedURL := found.Candidates[0].URL
-	if res == nil {
-		if len(found.Candidates) > 1 {
-			fmt.Fprintf(e.stderr, "rssbot preview: %d feeds found, showing %s\n", len(found.Candidates), feedURL)
-		}
-		got := client.Fetch(ctx, fetch.Request{URL: feedURL, Fresh: true})
-		if got.Outcome != fetch.OK {
-			return previewSource{}, fmt.Errorf("%s: %w", feedURL, got.Err)
-		}
-		res = &got
+	if found.Direct == nil && len(found.Candidates) > 1 {
+		fmt.Fprintf(e.stderr, "rssbot preview: %d feeds found, showing %s\n", len(found.Candidates), found.Candidates[0].URL)
 	}
 	f, err := feed.ParseWith(res.Body, res.ContentType, res.FinalURL, opts)
 	return previewSource{feed: f, url: res.FinalURL}, err

@@ -2,11 +2,9 @@ package engine
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/rssbot/rssbot/engine/discover"
 	"github.com/rssbot/rssbot/engine/feed"
-	"github.com/rssbot/rssbot/engine/fetch"
 )
 
 // isFeed is the sniffer discovery uses: the parser's own format detection.
@@ -32,30 +30,13 @@ type Peeked struct {
 // anything: the URL itself when it is a feed, else the first feed the
 // website declares. Entries keep the feed's order.
 func (e *Engine) Peek(ctx context.Context, rawURL string) (Peeked, error) {
-	found, err := e.Discover(ctx, rawURL)
+	res, found, err := discover.FirstFeed(ctx, e.fetcher, rawURL, isFeed)
 	if err != nil {
 		return Peeked{}, err
 	}
-	res := found.Direct
-	if res == nil {
-		first := found.Candidates[0].URL
-		got := e.fetch(ctx, fetch.Request{URL: first, Fresh: true})
-		if got.Outcome != fetch.OK {
-			return Peeked{}, fmt.Errorf("engine: peek %s: %w", first, outcomeErr(got))
-		}
-		res = &got
-	}
-	parsed, err := parseFeed(*res)
+	parsed, err := parseFeed(res)
 	if err != nil {
 		return Peeked{}, err
 	}
 	return Peeked{URL: res.FinalURL, Feed: parsed, Found: len(found.Candidates)}, nil
-}
-
-// outcomeErr is a failed fetch's error, or one naming its outcome.
-func outcomeErr(r fetch.Result) error {
-	if r.Err != nil {
-		return r.Err
-	}
-	return fmt.Errorf("fetch: %s", r.Outcome)
 }
