@@ -104,6 +104,7 @@ func newEngine(store *storage.Store, cfg config.Config, log *slog.Logger, metric
 		Concurrency:    cfg.PollConcurrency,
 		HostLease:      2*cfg.FetchTimeout + time.Minute,
 		EntryRetention: cfg.EntryRetention,
+		MediaMaxBytes:  cfg.MediaMaxBytes,
 		AdminChatID:    cfg.AdminID,
 		Metrics:        metrics,
 		Logger:         log,

@@ -27,6 +27,9 @@ type Options struct {
 	// must outlast one request (FETCH_TIMEOUT).
 	HostLease      time.Duration
 	EntryRetention time.Duration // ENTRY_RETENTION
+	// MediaMaxBytes (MEDIA_MAX_BYTES) bounds a data: image decoded from a
+	// feed; 0 = the parser's default (20 MiB).
+	MediaMaxBytes int64
 	// AdminChatID receives notices (feed disabled, moved, flooded).
 	AdminChatID int64
 	// Owner names this instance in lease rows.
@@ -160,10 +163,16 @@ func (e *Engine) prune(ctx context.Context, now time.Time) {
 	}
 }
 
-// parseFeed is the one entry point into the parser, so the poller and the
-// subscribe path read bodies alike.
-func parseFeed(res fetch.Result) (*feed.Feed, error) {
-	return feed.Parse(res.Body, res.ContentType, res.FinalURL)
+// parseFeed parses a fetched answer; see parse.
+func (e *Engine) parseFeed(res fetch.Result) (*feed.Feed, error) {
+	return e.parse(res.Body, res.ContentType, res.FinalURL)
+}
+
+// parse is the one entry point into the parser, so polls, pages, new
+// subscriptions, previews and WebSub pushes read bodies alike, with
+// data: images held to MEDIA_MAX_BYTES.
+func (e *Engine) parse(body []byte, contentType, baseURL string) (*feed.Feed, error) {
+	return feed.ParseWith(body, contentType, baseURL, feed.Options{MaxDataURLBytes: e.opts.MediaMaxBytes})
 }
 
 // fetch runs one request and records it in the metrics.

@@ -70,7 +70,7 @@ func (p *pollRun) readPages(ctx, wctx context.Context, follow bool) pages {
 		req := fetchRequest(p.f, true)
 		req.URL = next
 		res := e.fetch(ctx, req)
-		parsed, err := pageOf(res)
+		parsed, err := p.e.pageOf(res)
 		if err != nil {
 			pg.pending, pg.err = next, err
 			break
@@ -90,14 +90,14 @@ func (p *pollRun) readPages(ctx, wctx context.Context, follow bool) pages {
 }
 
 // pageOf parses a fetched page, or says why there is none.
-func pageOf(res fetch.Result) (*feed.Feed, error) {
+func (e *Engine) pageOf(res fetch.Result) (*feed.Feed, error) {
 	if res.Outcome != fetch.OK {
 		if res.Err != nil {
 			return nil, res.Err
 		}
 		return nil, fmt.Errorf("engine: page: %s", res.Outcome)
 	}
-	return parseFeed(res)
+	return e.parseFeed(res)
 }
 
 // add appends a page's entries and returns the identity hashes it listed.

@@ -34,7 +34,7 @@ func (e *Engine) Peek(ctx context.Context, rawURL string) (Peeked, error) {
 	if err != nil {
 		return Peeked{}, err
 	}
-	parsed, err := parseFeed(res)
+	parsed, err := e.parseFeed(res)
 	if err != nil {
 		return Peeked{}, err
 	}

@@ -103,7 +103,7 @@ func (p *pollRun) read(ctx, wctx context.Context) {
 			p.r.Outcome, p.sched.Outcome = fetch.NotModified.String(), schedule.NotModified
 			return
 		}
-		parsed, err := parseFeed(p.res)
+		parsed, err := p.e.parseFeed(p.res)
 		if err != nil {
 			p.fail(OutcomeInvalid, err)
 			return

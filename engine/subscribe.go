@@ -114,7 +114,7 @@ func (e *Engine) addFeed(ctx context.Context, u string) (storage.Feed, error) {
 		return storage.Feed{}, &WebsiteError{URL: u, Found: found}
 	}
 	res := *found.Direct
-	parsed, err := parseFeed(res)
+	parsed, err := e.parseFeed(res)
 	if err != nil {
 		return storage.Feed{}, err
 	}

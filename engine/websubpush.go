@@ -59,7 +59,7 @@ func (b webSubBackend) Push(ctx context.Context, s storage.WebSubSubscription, b
 	if err != nil {
 		return fmt.Errorf("engine: websub push: %w", err)
 	}
-	parsed, err := feed.Parse(body, contentType, f.URL)
+	parsed, err := e.parse(body, contentType, f.URL)
 	if err != nil {
 		return fmt.Errorf("%w: %w", websub.ErrRejected, err)
 	}
